@@ -1,0 +1,39 @@
+"""What every detective receives and returns, and the plain registry they live in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from courtroom.models import Evidence
+
+if TYPE_CHECKING:
+    from courtroom.detectives.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class Case:
+    """The material under investigation: a read-only workspace and an optional PDF."""
+
+    workspace: Workspace
+    pdf: Path | None = None
+    pdf_display: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+Detective = Callable[[Case], list[Evidence]]
+
+#: name -> detective. Filled by ``courtroom.detectives`` at import; plain on purpose.
+REGISTRY: dict[str, Detective] = {}
+
+
+def detective(name: str) -> Callable[[Detective], Detective]:
+    """Register a detective function under ``name``."""
+
+    def register(fn: Detective) -> Detective:
+        REGISTRY[name] = fn
+        return fn
+
+    return register

@@ -1,0 +1,43 @@
+"""The one small interface every judge backend implements, and what it is asked."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from courtroom.models import Evidence, JudgeName, JudicialOpinion
+from courtroom.rubric import Dimension
+
+
+class JudgeRequest(BaseModel):
+    """One persona asked to rule on one criterion over the evidence selected for it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    persona: JudgeName
+    dimension: Dimension
+    evidence: list[Evidence] = Field(description="Only the evidence for this criterion.")
+    #: Other judges' opinions during a court hearing (structured data only); empty at first.
+    peers: list[JudicialOpinion] = Field(default_factory=list)
+    round: int = 0
+
+
+class JudgeUsage(BaseModel):
+    """Tokens one call used (zero for offline and cached opinions)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+
+
+class Backend(Protocol):
+    """A source of judicial opinions: offline rules, Claude, or a test fake."""
+
+    #: Shown in verdict.json's "bench": "offline" or "anthropic:<model>".
+    name: str
+
+    def opine(self, request: JudgeRequest) -> tuple[JudicialOpinion, JudgeUsage]:
+        """Return the persona's opinion; raise JudgeError when it cannot."""
+        ...

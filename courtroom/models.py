@@ -1,0 +1,233 @@
+"""The data contract: one pydantic model per concept, as fixed by DESIGN §3.
+
+Evidence flows from detectives to judges; opinions from judges to the chief justice;
+``CriterionResult`` and ``Verdict`` are what gets rendered, published and verified.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+JudgeName = Literal["Prosecutor", "Defense", "TechLead"]
+JUDGES: tuple[JudgeName, ...] = ("Prosecutor", "Defense", "TechLead")
+Conclusion = Literal["success", "failure", "neutral"]
+
+#: Sentinel a judge cites when nothing was found for the criterion; never penalised.
+NO_EVIDENCE = "NO_EVIDENCE"
+
+#: Fixed namespace so the same fact gets the same evidence id on every run and machine.
+EVIDENCE_NAMESPACE = uuid.UUID("24aa9a70-f0cb-58ce-9814-ef51f8694ac2")
+
+FALLBACK_ARGUMENT = "System Error: Judicial evaluation failed after retries."
+
+
+def evidence_id(detective: str, goal: str, location: str, content: str | None) -> str:
+    """Derive the stable UUID of a fact from what makes it that fact."""
+    key = "\x1f".join((detective, goal, location, content or ""))
+    return str(uuid.uuid5(EVIDENCE_NAMESPACE, key))
+
+
+class Evidence(BaseModel):
+    """One located fact a detective collected. Facts only: never a score."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(description="UUID5 over detective, goal, location and content.")
+    goal: str = Field(description="What the detective was looking for, in a short sentence.")
+    found: bool = Field(description="Whether the thing looked for was found.")
+    content: str | None = Field(default=None, description="The fact itself (excerpt, list, graph).")
+    location: str = Field(description="path:line, commit sha, or 'pdf:page N'; repo-relative.")
+    rationale: str = Field(description="Why the detective believes this, and how it checked.")
+    confidence: float = Field(ge=0.0, le=1.0, description="How sure the detective is, 0..1.")
+    tags: list[str] = Field(default_factory=list, description="Topics; 'security' gates §4.4.")
+    detective: str = Field(default="", description="Name of the detective that produced it.")
+
+    @classmethod
+    def make(
+        cls,
+        *,
+        detective: str,
+        goal: str,
+        found: bool,
+        location: str,
+        rationale: str,
+        confidence: float,
+        content: str | None = None,
+        tags: list[str] | tuple[str, ...] = (),
+    ) -> Evidence:
+        """Build an evidence item with its derived id."""
+        return cls(
+            id=evidence_id(detective, goal, location, content),
+            goal=goal,
+            found=found,
+            content=content,
+            location=location,
+            rationale=rationale,
+            confidence=confidence,
+            tags=sorted(set(tags)),
+            detective=detective,
+        )
+
+
+class EvidenceRequest(BaseModel):
+    """What a judge asks the detectives to look at again (court remand)."""
+
+    path: str | None = Field(default=None, description="A repo-relative file or folder.")
+    symbol: str | None = Field(default=None, description="A class, function or call name.")
+    question: str = Field(default="", description="What the judge needs to know.")
+
+
+class JudicialOpinion(BaseModel):
+    """One judge's opinion on one criterion."""
+
+    opinion_id: str = Field(description="Stable id of this opinion.")
+    judge: JudgeName
+    criterion_id: str
+    score: int = Field(ge=1, le=5)
+    argument: str
+    cited_evidence: list[str] = Field(default_factory=list, description="Evidence ids, as cited.")
+    charges: list[str] | None = None
+    mitigations: list[str] | None = None
+    remediation: str | None = None
+    fallback: bool = Field(default=False, description="True when the judge failed after retries.")
+    evidence_requests: list[EvidenceRequest] | None = Field(
+        default=None, description="What the judge needs to rule (triggers a remand)."
+    )
+
+    @classmethod
+    def fallback_for(cls, judge: JudgeName, criterion_id: str) -> JudicialOpinion:
+        """The fixed opinion of a judge that failed after its retries (DESIGN §4.1)."""
+        return cls(
+            opinion_id=opinion_id(judge, criterion_id, "fallback"),
+            judge=judge,
+            criterion_id=criterion_id,
+            score=3,
+            argument=FALLBACK_ARGUMENT,
+            cited_evidence=[],
+            fallback=True,
+        )
+
+
+def opinion_id(judge: str, criterion_id: str, salt: str) -> str:
+    """Derive a stable opinion id from its judge, criterion and a content digest."""
+    return str(uuid.uuid5(EVIDENCE_NAMESPACE, f"opinion\x1f{judge}\x1f{criterion_id}\x1f{salt}"))
+
+
+class PenaltyEvent(BaseModel):
+    """One fact-supremacy penalty the chief justice applied (DESIGN §4.2)."""
+
+    judge: JudgeName
+    opinion_id: str
+    invalid_ids: list[str] = Field(description="Cited ids not in the pool or with found=false.")
+    reason: str
+    score_before: int
+    score_after: int
+
+
+class ExecutionLog(BaseModel):
+    """How the chief justice reached a criterion's score (DESIGN §4.8)."""
+
+    criterion_id: str
+    raw_scores: dict[str, int]
+    weights: dict[str, float]
+    penalty_events: list[PenaltyEvent] = Field(default_factory=list)
+    override_triggered: bool = False
+    override_reason: str | None = None
+    final_float: float
+    final_int: int
+
+
+class HearingRound(BaseModel):
+    """The opinions of one round of a court hearing (round 0 is the first judgement)."""
+
+    round: int
+    stage: Literal["opening", "hearing", "remand"]
+    opinions: list[JudicialOpinion]
+    new_evidence: list[str] = Field(default_factory=list, description="Ids added by a remand.")
+
+
+class EvidenceGap(BaseModel):
+    """One thing a mistrial could not settle, for the Evidence Gap Brief."""
+
+    missing: str
+    raised_by: str
+    stage: str
+
+
+class CourtRecord(BaseModel):
+    """What the court phase did for a criterion (issue: court phase)."""
+
+    path: Literal["skipped", "plea", "hearing", "remand", "mistrial"] = "skipped"
+    rounds: list[HearingRound] = Field(default_factory=list)
+    remands: int = 0
+    handoffs: int = 0
+    extra_calls: int = 0
+    extra_tokens: int = 0
+    mistrial_reason: Literal["time_exhausted", "deliberation_exhausted", "judge_declared"] | None = None
+    prosecution_best_score: int | None = None
+    defense_challenges: list[str] = Field(default_factory=list)
+    gaps: list[EvidenceGap] = Field(default_factory=list)
+
+
+class CriterionResult(BaseModel):
+    """The chief justice's ruling on one rubric criterion."""
+
+    criterion_id: str
+    name: str
+    final_score: int = Field(ge=1, le=5)
+    opinions: list[JudicialOpinion]
+    dissent_summary: str | None = None
+    remediation: str
+    re_evaluation_required: bool = False
+    security_override: bool = False
+    execution_log: ExecutionLog
+    court: CourtRecord | None = None
+
+
+class Target(BaseModel):
+    """What was audited."""
+
+    repo: str = Field(description="owner/name, a URL, or a display path (never a temp path).")
+    commit: str | None = None
+    pdf: str | None = None
+
+
+class RubricRef(BaseModel):
+    """Which rubric judged the target."""
+
+    name: str
+    version: str
+    sha256: str
+
+
+class Usage(BaseModel):
+    """Model usage of an audit: calls, tokens and estimated cost."""
+
+    calls: int = 0
+    cached_opinions: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    estimated_cost_usd: float = 0.0
+    model: str | None = None
+    api_version: str | None = None
+
+
+class Verdict(BaseModel):
+    """The whole machine-readable verdict (``verdict.json``)."""
+
+    schema_version: int = 1
+    target: Target
+    rubric: RubricRef
+    bench: str
+    overall_score: float
+    conclusion: Conclusion
+    evidences: dict[str, Evidence]
+    criteria: list[CriterionResult]
+    errors: list[str] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+    integrity: dict[str, object] | None = None
