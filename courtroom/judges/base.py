@@ -20,6 +20,8 @@ class JudgeRequest(BaseModel):
     evidence: list[Evidence] = Field(description="Only the evidence for this criterion.")
     #: Other judges' opinions during a court hearing (structured data only); empty at first.
     peers: list[JudicialOpinion] = Field(default_factory=list)
+    #: This judge's own opinion from the previous round, during a hearing.
+    previous: JudicialOpinion | None = None
     round: int = 0
 
 
