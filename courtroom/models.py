@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 JudgeName = Literal["Prosecutor", "Defense", "TechLead"]
 JUDGES: tuple[JudgeName, ...] = ("Prosecutor", "Defense", "TechLead")
 Conclusion = Literal["success", "failure", "neutral"]
+MistrialReason = Literal["time_exhausted", "deliberation_exhausted", "judge_declared"]
 
 #: Sentinel a judge cites when nothing was found for the criterion; never penalised.
 NO_EVIDENCE = "NO_EVIDENCE"
@@ -166,7 +167,7 @@ class CourtRecord(BaseModel):
     handoffs: int = 0
     extra_calls: int = 0
     extra_tokens: int = 0
-    mistrial_reason: Literal["time_exhausted", "deliberation_exhausted", "judge_declared"] | None = None
+    mistrial_reason: MistrialReason | None = None
     prosecution_best_score: int | None = None
     defense_challenges: list[str] = Field(default_factory=list)
     gaps: list[EvidenceGap] = Field(default_factory=list)

@@ -164,7 +164,8 @@ def parse_rubric(text: str, source: str = "<rubric>") -> Rubric:
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = tuple(err["loc"])
-        if loc and loc[0] == "synthesis_rules" and not isinstance(data.get("synthesis_rules"), dict):
+        rules_ok = isinstance(data.get("synthesis_rules", {}), dict)
+        if loc and loc[0] == "synthesis_rules" and not rules_ok:
             field = "synthesis_rules"
         elif exc.title in ("SynthesisParameters", "CourtParameters"):
             key = "parameters" if exc.title == "SynthesisParameters" else "court"

@@ -1,0 +1,219 @@
+"""The chief justice: deterministic synthesis of opinions into scores (DESIGN §4).
+
+Pure by design: no I/O, no clock, no randomness, no model call. Arithmetic is done in
+``Decimal`` so that "round half up" means exactly that (2.5 -> 3, 2.49 -> 2) whatever
+binary floats would have made of the weights.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import ROUND_HALF_UP, Decimal
+from functools import lru_cache
+
+from courtroom.errors import SynthesisError
+from courtroom.models import (
+    JUDGES,
+    NO_EVIDENCE,
+    Conclusion,
+    CriterionResult,
+    Evidence,
+    ExecutionLog,
+    JudicialOpinion,
+    PenaltyEvent,
+)
+from courtroom.rubric import SynthesisParameters
+
+SECURITY_TAG = "security"
+
+
+def _dec(value: float | int) -> Decimal:
+    # str() first: Decimal(0.1) would carry the binary error we are avoiding.
+    return Decimal(str(value))
+
+
+def round_half_up(value: Decimal, places: int = 0) -> Decimal:
+    """Round exactly half up (away from zero for our positive scores)."""
+    return value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def invalid_citations(opinion: JudicialOpinion, pool: Mapping[str, Evidence]) -> list[str]:
+    """Cited ids that are not in the pool or whose evidence was not found (rule 2)."""
+    bad: list[str] = []
+    for cited in opinion.cited_evidence:
+        if cited == NO_EVIDENCE:
+            continue
+        evidence = pool.get(cited)
+        if (evidence is None or not evidence.found) and cited not in bad:
+            bad.append(cited)
+    return bad
+
+
+@lru_cache(maxsize=64)
+def _keyword_pattern(keywords: tuple[str, ...]) -> re.Pattern[str]:
+    # Whole word or phrase, case-insensitive; any run of whitespace between phrase words.
+    alternatives = [r"\s+".join(map(re.escape, kw.split())) for kw in keywords if kw.strip()]
+    return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)", re.IGNORECASE)
+
+
+def security_keyword(opinion: JudicialOpinion, keywords: Sequence[str]) -> str | None:
+    """The first security keyword named in the opinion's argument or charges, if any."""
+    if not keywords:
+        return None
+    pattern = _keyword_pattern(tuple(keywords))
+    for text in [opinion.argument, *(opinion.charges or [])]:
+        match = pattern.search(text)
+        if match:
+            return match.group(0).lower()
+    return None
+
+
+def _cites_security_fact(opinion: JudicialOpinion, pool: Mapping[str, Evidence]) -> bool:
+    for cited in opinion.cited_evidence:
+        evidence = pool.get(cited)
+        if evidence is not None and evidence.found and SECURITY_TAG in evidence.tags:
+            return True
+    return False
+
+
+def _weighted(scores: Mapping[str, int], weights: Mapping[str, float]) -> Decimal:
+    """Rule 3: weighted mean of three judges, plain mean of two, the score of one."""
+    if len(scores) >= 3:
+        total_weight = sum((_dec(weights.get(j, 1.0)) for j in scores), Decimal(0))
+        total = sum((_dec(weights.get(j, 1.0)) * s for j, s in scores.items()), Decimal(0))
+        return total / total_weight
+    return sum((Decimal(s) for s in scores.values()), Decimal(0)) / len(scores)
+
+
+def _dissent(participating: Sequence[JudicialOpinion], variance: int) -> str:
+    """Name every judge and score, and why they disagreed."""
+    ordered = sorted(participating, key=lambda o: o.score)
+    low, high = ordered[0], ordered[-1]
+    scores = ", ".join(f"{o.judge} {o.score}" for o in participating)
+
+    def gist(opinion: JudicialOpinion) -> str:
+        points = (opinion.charges if opinion is low else opinion.mitigations) or []
+        text = points[0] if points else opinion.argument
+        first = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
+        return first[:240]
+
+    return (
+        f"Judges disagree by {variance} points ({scores}). "
+        f"{low.judge} scored {low.score}: {gist(low)} "
+        f"{high.judge} scored {high.score}: {gist(high)}"
+    )
+
+
+def _remediation(opinions: Iterable[JudicialOpinion]) -> str:
+    """Rule 7: the unique remediation texts of all judges, combined in judge order."""
+    seen: list[str] = []
+    for opinion in opinions:
+        text = (opinion.remediation or "").strip()
+        if text and text not in seen:
+            seen.append(text)
+    if not seen:
+        return "No remediation proposed."
+    return "\n".join(f"- {text}" for text in seen)
+
+
+def rule(
+    criterion_id: str,
+    name: str,
+    opinions: Sequence[JudicialOpinion],
+    pool: Mapping[str, Evidence],
+    params: SynthesisParameters,
+) -> CriterionResult:
+    """Turn one criterion's opinions into its result, applying the rules in order."""
+    ordered = sorted(opinions, key=lambda o: JUDGES.index(o.judge))
+    participating = [o for o in ordered if not o.fallback]
+    if not participating:
+        raise SynthesisError(f"criterion {criterion_id!r}: no judge could take part")
+
+    penalties: list[PenaltyEvent] = []
+    penalised: dict[str, int] = {}
+    for opinion in participating:
+        bad = invalid_citations(opinion, pool)
+        score = opinion.score
+        if bad:
+            after = max(1, score - params.hallucination_penalty)
+            penalties.append(
+                PenaltyEvent(
+                    judge=opinion.judge,
+                    opinion_id=opinion.opinion_id,
+                    invalid_ids=bad,
+                    reason="cited evidence that is not in the pool or was not found",
+                    score_before=score,
+                    score_after=after,
+                )
+            )
+            score = after
+        penalised[opinion.judge] = score
+
+    value = _weighted(penalised, params.weights)
+
+    override_reason: str | None = None
+    for opinion in participating:
+        keyword = security_keyword(opinion, params.security_keywords)
+        if keyword and _cites_security_fact(opinion, pool):
+            override_reason = f"{opinion.judge} named '{keyword}' citing found security evidence"
+            break
+    if override_reason is not None:
+        value = min(value, _dec(params.security_cap))
+
+    final_int = int(min(Decimal(5), max(Decimal(1), round_half_up(value))))
+    raw: dict[str, int] = {o.judge: o.score for o in participating}
+    variance = max(raw.values()) - min(raw.values())
+    dissent = _dissent(participating, variance) if variance > params.variance_threshold else None
+
+    return CriterionResult(
+        criterion_id=criterion_id,
+        name=name,
+        final_score=final_int,
+        opinions=list(ordered),
+        dissent_summary=dissent,
+        remediation=_remediation(ordered),
+        re_evaluation_required=dissent is not None,
+        security_override=override_reason is not None,
+        execution_log=ExecutionLog(
+            criterion_id=criterion_id,
+            raw_scores=raw,
+            weights={j: params.weights.get(j, 1.0) for j in raw},
+            penalty_events=penalties,
+            override_triggered=override_reason is not None,
+            override_reason=override_reason,
+            final_float=float(value),
+            final_int=final_int,
+        ),
+    )
+
+
+def overall_score(results: Sequence[CriterionResult]) -> float:
+    """Mean of the criteria's final scores, 2 decimals, half up; 0.0 with no criteria."""
+    if not results:
+        return 0.0
+    mean = Decimal(sum(r.final_score for r in results)) / len(results)
+    return float(round_half_up(mean, 2))
+
+
+def conclude(
+    results: Sequence[CriterionResult],
+    overall: float,
+    *,
+    fail_below: float | None,
+    incomplete: bool,
+) -> Conclusion:
+    """The verdict's conclusion: failure, then neutral (incomplete or unsettled), then success."""
+    if any(r.security_override for r in results):
+        return "failure"
+    if fail_below is not None and _dec(overall) < _dec(fail_below):
+        return "failure"
+    unsettled = any(
+        r.re_evaluation_required
+        or any(o.fallback for o in r.opinions)
+        or (r.court is not None and r.court.path == "mistrial")
+        for r in results
+    )
+    if incomplete or unsettled:
+        return "neutral"
+    return "success"

@@ -1,0 +1,95 @@
+"""Settings of one audit, from flags, environment or action inputs. Secrets never print."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+from courtroom.rubric import default_rubric_path
+
+JudgeKind = Literal["offline", "anthropic"]
+
+SELF_DIR = Path("audit/report_onself_generated")
+PEER_DIR = Path("audit/report_onpeer_generated")
+RECEIVED_DIR = Path("audit/report_bypeer_received")
+
+
+class AuditConfig(BaseModel):
+    """Everything one audit needs to know; built by the CLI, the action or a batch."""
+
+    model_config = ConfigDict(frozen=True)
+
+    target: str = Field(description="Local path or git URL of the repository.")
+    pdf: Path | None = Field(default=None, description="PDF report about the repository.")
+    rubric_path: Path = Field(default_factory=default_rubric_path)
+    out_dir: Path = Field(description="Where report.md, verdict.json and trace.jsonl go.")
+    judges: JudgeKind = "offline"
+    model: str | None = Field(default=None, description="Claude model; None = backend default.")
+    api_key: SecretStr | None = Field(default=None, repr=False)
+    base_url: str | None = None
+    fail_below: float | None = Field(default=None, ge=0, le=5)
+    use_cache: bool = True
+    cache_dir: Path | None = None
+    court: bool = True
+    max_workers: int = Field(default=30, ge=1, le=256)
+    clone_timeout: float = Field(default=180.0, gt=0)
+    judge_timeout: float = Field(default=60.0, gt=0)
+    display_name: str | None = Field(default=None, description="Name shown for the target.")
+    commit: str | None = Field(default=None, description="Commit to report (e.g. a PR head).")
+
+    @property
+    def resolved_cache_dir(self) -> Path:
+        """Where cached opinions live (beside the audit folders, shared across runs)."""
+        return self.cache_dir or self.out_dir.parent / ".courtroom-cache"
+
+
+def choose_judges(flag: str | None, env: Mapping[str, str]) -> JudgeKind:
+    """`--judges` wins; otherwise Claude when an API key is set, else the offline bench."""
+    if flag in ("offline", "anthropic"):
+        return flag  # type: ignore[return-value]
+    return "anthropic" if env.get("ANTHROPIC_API_KEY") else "offline"
+
+
+def _git_toplevel(path: Path) -> Path | None:
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(path), "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    top = out.stdout.strip()
+    return Path(top).resolve() if out.returncode == 0 and top else None
+
+
+def target_name(target: str) -> str:
+    """A short, filesystem-safe name for a target: the repository's last path part."""
+    tail = re.split(r"[/:]", target.rstrip("/"))[-1] or "target"
+    tail = tail.removesuffix(".git")
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", tail).strip(".-") or "target"
+
+
+def default_out_dir(target: str, cwd: Path | None = None) -> Path:
+    """Self-audits and peer audits go to separate folders (DESIGN §5)."""
+    here = (cwd or Path.cwd()).resolve()
+    local = Path(target)
+    if local.exists():
+        top, own = _git_toplevel(local), _git_toplevel(here)
+        if (top is not None and top == own) or local.resolve() == here:
+            return here / SELF_DIR
+    return here / PEER_DIR / target_name(target)
+
+
+def env_api_key(env: Mapping[str, str] | None = None) -> SecretStr | None:
+    """The Anthropic key from the environment, wrapped so it never prints."""
+    value = (env if env is not None else os.environ).get("ANTHROPIC_API_KEY", "").strip()
+    return SecretStr(value) if value else None

@@ -1,0 +1,223 @@
+"""One audit, stage by stage: detect -> judge -> hear -> synthesise -> render -> write.
+
+Files are written before anything is published, and a critical failure still writes the
+partial state and the trace, so nothing already computed is lost.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from courtroom import chief_justice
+from courtroom.config import AuditConfig
+from courtroom.detectives import open_workspace, run_detectives
+from courtroom.detectives.base import Case
+from courtroom.docket import evidence_for
+from courtroom.errors import EXIT_CRITICAL, EXIT_FAILURE, EXIT_OK, SynthesisError
+from courtroom.judges import JudgeBench, OpinionCache, make_backend
+from courtroom.judges.base import Backend, JudgeRequest
+from courtroom.models import (
+    JUDGES,
+    CriterionResult,
+    Evidence,
+    JudicialOpinion,
+    RubricRef,
+    Target,
+    Verdict,
+)
+from courtroom.render import render_report
+from courtroom.rubric import Rubric, load_rubric
+from courtroom.trace import Trace
+
+#: progress(stage, done, total): a display hook; the CLI draws it, tests ignore it.
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass
+class AuditOutcome:
+    """What an audit produced: the verdict (None on critical failure), exit code, files."""
+
+    verdict: Verdict | None
+    exit_code: int
+    paths: dict[str, Path] = field(default_factory=dict)
+    error: str | None = None
+
+
+def _noop(stage: str, done: int, total: int) -> None:
+    return None
+
+
+
+
+def audit(
+    config: AuditConfig,
+    *,
+    trace: Trace | None = None,
+    backend: Backend | None = None,
+    progress: Progress = _noop,
+    seeded: Mapping[str, JudicialOpinion] | None = None,
+) -> AuditOutcome:
+    """Run one whole audit and write its files; raise UsageError only before any work."""
+    trace = trace or Trace()
+    rubric = load_rubric(config.rubric_path)
+    trace.event("rubric", "loaded", name=rubric.rubric_metadata.rubric_name, sha256=rubric.sha256)
+    if backend is None:
+        backend = make_backend(
+            config.judges,
+            model=config.model,
+            api_key=config.api_key.get_secret_value() if config.api_key else None,
+            base_url=config.base_url,
+            timeout=config.judge_timeout,
+        )
+    with open_workspace(config.target, timeout=config.clone_timeout) as workspace:
+        pdf_display = _pdf_display(config.pdf, workspace.root)
+        case = Case(workspace=workspace, pdf=config.pdf, pdf_display=pdf_display)
+        target = Target(
+            repo=config.display_name or workspace.display,
+            commit=config.commit or workspace.commit,
+            pdf=pdf_display,
+        )
+        return _run(config, rubric, case, target, backend, trace, progress, seeded)
+
+
+def _pdf_display(pdf: Path | None, root: Path) -> str | None:
+    if pdf is None:
+        return None
+    try:
+        return pdf.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return pdf.name
+
+
+def _run(
+    config: AuditConfig,
+    rubric: Rubric,
+    case: Case,
+    target: Target,
+    backend: Backend,
+    trace: Trace,
+    progress: Progress,
+    seeded: Mapping[str, JudicialOpinion] | None,
+) -> AuditOutcome:
+    out = config.out_dir
+    progress("detect", 0, 1)
+    with trace.span("detect", "detectives"):
+        evidence, errors = run_detectives(case, trace=trace)
+    pool: dict[str, Evidence] = {e.id: e for e in evidence}
+    progress("detect", 1, 1)
+
+    shown = {d.id: evidence_for(d, pool.values()) for d in rubric.dimensions}
+    requests = [
+        JudgeRequest(persona=judge, dimension=d, evidence=shown[d.id])
+        for d in rubric.dimensions
+        for judge in JUDGES
+    ]
+    cache = OpinionCache(config.resolved_cache_dir, read=config.use_cache, seeded=seeded)
+    bench = JudgeBench(backend, max_workers=config.max_workers, cache=cache, trace=trace)
+    progress("judge", 0, len(requests))
+    with trace.span("judge", "bench", calls=len(requests), bench=backend.name):
+        answers = bench.judge(requests, on_done=lambda n: progress("judge", n, len(requests)))
+    opinions: dict[str, list[JudicialOpinion]] = {d.id: [] for d in rubric.dimensions}
+    for opinion, _usage in answers:
+        opinions[opinion.criterion_id].append(opinion)
+
+    court_records = {}
+    if config.court and rubric.court.enabled:
+        from courtroom.court import hold_court
+
+        with trace.span("hear", "court"):
+            court_records = hold_court(
+                rubric, case, pool, shown, opinions, bench=bench, trace=trace
+            )
+
+    results: list[CriterionResult] = []
+    try:
+        with trace.span("synthesise", "chief_justice"):
+            for dim in rubric.dimensions:
+                result = chief_justice.rule(
+                    dim.id, dim.name, opinions[dim.id], pool, rubric.parameters
+                )
+                if dim.id in court_records:
+                    result = result.model_copy(update={"court": court_records[dim.id]})
+                trace.event(
+                    "synthesise",
+                    "rule",
+                    criterion_id=dim.id,
+                    log=result.execution_log.model_dump(mode="json"),
+                )
+                results.append(result)
+    except SynthesisError as exc:
+        trace.event("synthesise", "critical_failure", error=str(exc))
+        paths = _write_partial(out, target, pool, opinions, [*errors, str(exc)], trace)
+        return AuditOutcome(None, EXIT_CRITICAL, paths, f"critical failure: {exc}")
+
+    errors.extend(
+        f"judge {o.judge} fell back on {o.criterion_id}"
+        for ops in opinions.values()
+        for o in ops
+        if o.fallback
+    )
+    overall = chief_justice.overall_score(results)
+    conclusion = chief_justice.conclude(
+        results, overall, fail_below=config.fail_below, incomplete=bool(errors)
+    )
+    verdict = Verdict(
+        target=target,
+        rubric=RubricRef(
+            name=rubric.rubric_metadata.rubric_name,
+            version=rubric.rubric_metadata.version,
+            sha256=rubric.sha256,
+        ),
+        bench=backend.name,
+        overall_score=overall,
+        conclusion=conclusion,
+        evidences=dict(sorted(pool.items())),
+        criteria=results,
+        errors=errors,
+        usage=bench.usage,
+    )
+    trace.event("verdict", "concluded", overall_score=overall, conclusion=conclusion)
+    paths = write_outputs(out, verdict, trace)
+    code = EXIT_FAILURE if conclusion == "failure" else EXIT_OK
+    return AuditOutcome(verdict, code, paths)
+
+
+def write_outputs(out: Path, verdict: Verdict, trace: Trace) -> dict[str, Path]:
+    """Write verdict.json, report.md and trace.jsonl into ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {
+        "verdict": out / "verdict.json",
+        "report": out / "report.md",
+        "trace": out / "trace.jsonl",
+    }
+    paths["verdict"].write_text(verdict.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    with trace.span("render", "report"):
+        paths["report"].write_text(render_report(verdict), encoding="utf-8")
+    trace.write(paths["trace"])
+    return paths
+
+
+def _write_partial(
+    out: Path,
+    target: Target,
+    pool: Mapping[str, Evidence],
+    opinions: Mapping[str, list[JudicialOpinion]],
+    errors: list[str],
+    trace: Trace,
+) -> dict[str, Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    state = {
+        "status": "critical_failure",
+        "target": target.model_dump(mode="json"),
+        "evidences": {k: v.model_dump(mode="json") for k, v in sorted(pool.items())},
+        "opinions": {k: [o.model_dump(mode="json") for o in v] for k, v in opinions.items()},
+        "errors": errors,
+    }
+    partial = out / "partial_state.json"
+    partial.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
+    trace_path = out / "trace.jsonl"
+    trace.write(trace_path)
+    return {"partial": partial, "trace": trace_path}
