@@ -1,0 +1,109 @@
+"""Rubric loading: the bundled rubric, real-world shapes, and one-line errors for bad files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from courtroom.errors import RubricError
+from courtroom.rubric import default_rubric_path, load_rubric, parse_rubric
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def minimal(**overrides: object) -> dict[str, object]:
+    data: dict[str, object] = {
+        "rubric_metadata": {"rubric_name": "PR security gate", "version": "1"},
+        "dimensions": [
+            {
+                "id": "no_shell",
+                "name": "No shell strings",
+                "target_artifact": "github_repo",
+                "forensic_instruction": "Look for shell=True.",
+            }
+        ],
+    }
+    data.update(overrides)
+    return data
+
+
+def test_bundled_rubric_has_ten_dimensions_and_parameters() -> None:
+    rubric = load_rubric(default_rubric_path())
+    assert default_rubric_path() == ROOT / "rubric.json"
+    ids = [d.id for d in rubric.dimensions]
+    assert ids == [
+        "git_forensic_analysis",
+        "state_management_rigor",
+        "graph_orchestration",
+        "safe_tool_engineering",
+        "structured_output_enforcement",
+        "judicial_nuance",
+        "chief_justice_synthesis",
+        "theoretical_depth",
+        "report_accuracy",
+        "swarm_visual",
+    ]
+    artifacts = {d.id: d.target_artifact for d in rubric.dimensions}
+    assert artifacts["theoretical_depth"] == artifacts["report_accuracy"] == "pdf_report"
+    assert artifacts["swarm_visual"] == "pdf_images"
+    assert all(d.success_pattern and d.failure_pattern and d.judicial_logic for d in rubric.dimensions)
+    assert rubric.parameters.weights == {"Prosecutor": 1.0, "Defense": 1.0, "TechLead": 2.0}
+    assert set(rubric.rules_prose) >= {"security_override", "fact_supremacy", "dissent_requirement"}
+    assert len(rubric.sha256) == 64
+
+
+def test_prose_only_rules_and_no_judicial_logic_load_with_defaults() -> None:
+    text = json.dumps(minimal(synthesis_rules={"security_override": "Cap at 3."}))
+    rubric = parse_rubric(text, "gate.json")
+    assert rubric.parameters.security_cap == 3.0
+    assert rubric.dimensions[0].judicial_logic is None
+    assert rubric.court.max_rounds == 2
+
+
+def test_parameters_change_without_code() -> None:
+    text = json.dumps(minimal(synthesis_rules={"parameters": {"weights": {"TechLead": 3}, "security_cap": 2}}))
+    params = parse_rubric(text).parameters
+    assert params.weights == {"Prosecutor": 1.0, "Defense": 1.0, "TechLead": 3.0}
+    assert params.security_cap == 2.0
+
+
+@pytest.mark.parametrize(
+    ("mutate", "expected"),
+    [
+        (lambda d: "{not json", "r.json: invalid JSON at line 1"),
+        (lambda d: json.dumps([1]), "r.json: top level must be a JSON object"),
+        (lambda d: json.dumps({**d, "dimensions": []}), "r.json: dimensions:"),
+        (
+            lambda d: json.dumps({**d, "dimensions": [{**d["dimensions"][0], "target_artifact": "zip"}]}),
+            "r.json: dimensions[0](no_shell).target_artifact: 'zip' is not one of",
+        ),
+        (
+            lambda d: json.dumps(
+                {**d, "dimensions": [{k: v for k, v in d["dimensions"][0].items() if k != "name"}]}
+            ),
+            "r.json: dimensions[0](no_shell).name: required field is missing",
+        ),
+        (
+            lambda d: json.dumps({**d, "dimensions": d["dimensions"] * 2}),
+            "duplicate dimension id 'no_shell'",
+        ),
+        (
+            lambda d: json.dumps({**d, "synthesis_rules": {"parameters": {"security_cap": 9}}}),
+            "r.json: synthesis_rules.parameters.security_cap:",
+        ),
+        (lambda d: json.dumps({"dimensions": d["dimensions"]}), "r.json: rubric_metadata: required"),
+    ],
+)
+def test_invalid_rubrics_name_file_field_and_problem(mutate, expected) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(RubricError) as info:
+        parse_rubric(mutate(minimal()), "r.json")
+    message = str(info.value)
+    assert expected in message
+    assert "\n" not in message
+
+
+def test_missing_rubric_file(tmp_path: Path) -> None:
+    with pytest.raises(RubricError, match="rubric file not found"):
+        load_rubric(tmp_path / "nope.json")
