@@ -186,6 +186,9 @@ class CriterionResult(BaseModel):
     security_override: bool = False
     execution_log: ExecutionLog
     court: CourtRecord | None = None
+    #: Key under which these opinions may be reused by a re-audit (rubric, prompts, model,
+    #: evidence); see ``courtroom.github_state.criterion_digest``. None when not computed.
+    evidence_digest: str | None = None
 
 
 class Target(BaseModel):

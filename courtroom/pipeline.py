@@ -50,8 +50,6 @@ def _noop(stage: str, done: int, total: int) -> None:
     return None
 
 
-
-
 def audit(
     config: AuditConfig,
     *,

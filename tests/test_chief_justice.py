@@ -103,7 +103,9 @@ def test_two_judges_take_the_plain_mean_and_fallback_does_not_take_part() -> Non
 
 
 def test_one_judge_gives_its_score() -> None:
-    result = rule(op("Prosecutor", 4, fallback=True), op("Defense", 2), op("TechLead", 5, fallback=True))
+    result = rule(
+        op("Prosecutor", 4, fallback=True), op("Defense", 2), op("TechLead", 5, fallback=True)
+    )
     assert result.final_score == 2
 
 
@@ -226,7 +228,11 @@ def test_overall_score_and_conclusion() -> None:
     assert cj.conclude([a, b], 3.5, fail_below=4.0, incomplete=False) == "failure"
     assert cj.conclude([a, b], 3.5, fail_below=3.5, incomplete=False) == "success"
     assert cj.conclude([a, b], 3.5, fail_below=None, incomplete=True) == "neutral"
-    capped = rule(op("Prosecutor", 5, cited=[SECURITY.id], argument="RCE"), op("Defense", 5), op("TechLead", 5))
+    capped = rule(
+        op("Prosecutor", 5, cited=[SECURITY.id], argument="RCE"),
+        op("Defense", 5),
+        op("TechLead", 5),
+    )
     assert cj.conclude([a, capped], 4.0, fail_below=None, incomplete=True) == "failure"
     fell = rule(op("Prosecutor", 4), op("Defense", 4, fallback=True), op("TechLead", 4))
     assert cj.conclude([fell], 4.0, fail_below=None, incomplete=False) == "neutral"
@@ -234,7 +240,9 @@ def test_overall_score_and_conclusion() -> None:
     assert cj.conclude([mistrial], 4.0, fail_below=None, incomplete=False) == "neutral"
 
 
-CITES = st.lists(st.sampled_from([GOOD.id, MISSING.id, SECURITY.id, "ghost", NO_EVIDENCE]), max_size=3)
+CITES = st.lists(
+    st.sampled_from([GOOD.id, MISSING.id, SECURITY.id, "ghost", NO_EVIDENCE]), max_size=3
+)
 OPINION = st.builds(
     lambda judge, score, cited, arg, fb: op(judge, score, cited=cited, argument=arg, fallback=fb),
     st.sampled_from(["Prosecutor", "Defense", "TechLead"]),

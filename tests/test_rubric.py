@@ -48,7 +48,9 @@ def test_bundled_rubric_has_ten_dimensions_and_parameters() -> None:
     artifacts = {d.id: d.target_artifact for d in rubric.dimensions}
     assert artifacts["theoretical_depth"] == artifacts["report_accuracy"] == "pdf_report"
     assert artifacts["swarm_visual"] == "pdf_images"
-    assert all(d.success_pattern and d.failure_pattern and d.judicial_logic for d in rubric.dimensions)
+    assert all(
+        d.success_pattern and d.failure_pattern and d.judicial_logic for d in rubric.dimensions
+    )
     assert rubric.parameters.weights == {"Prosecutor": 1.0, "Defense": 1.0, "TechLead": 2.0}
     assert set(rubric.rules_prose) >= {"security_override", "fact_supremacy", "dissent_requirement"}
     assert len(rubric.sha256) == 64
@@ -63,7 +65,9 @@ def test_prose_only_rules_and_no_judicial_logic_load_with_defaults() -> None:
 
 
 def test_parameters_change_without_code() -> None:
-    text = json.dumps(minimal(synthesis_rules={"parameters": {"weights": {"TechLead": 3}, "security_cap": 2}}))
+    text = json.dumps(
+        minimal(synthesis_rules={"parameters": {"weights": {"TechLead": 3}, "security_cap": 2}})
+    )
     params = parse_rubric(text).parameters
     assert params.weights == {"Prosecutor": 1.0, "Defense": 1.0, "TechLead": 3.0}
     assert params.security_cap == 2.0
@@ -76,7 +80,9 @@ def test_parameters_change_without_code() -> None:
         (lambda d: json.dumps([1]), "r.json: top level must be a JSON object"),
         (lambda d: json.dumps({**d, "dimensions": []}), "r.json: dimensions:"),
         (
-            lambda d: json.dumps({**d, "dimensions": [{**d["dimensions"][0], "target_artifact": "zip"}]}),
+            lambda d: json.dumps(
+                {**d, "dimensions": [{**d["dimensions"][0], "target_artifact": "zip"}]}
+            ),
             "r.json: dimensions[0](no_shell).target_artifact: 'zip' is not one of",
         ),
         (
@@ -93,7 +99,10 @@ def test_parameters_change_without_code() -> None:
             lambda d: json.dumps({**d, "synthesis_rules": {"parameters": {"security_cap": 9}}}),
             "r.json: synthesis_rules.parameters.security_cap:",
         ),
-        (lambda d: json.dumps({"dimensions": d["dimensions"]}), "r.json: rubric_metadata: required"),
+        (
+            lambda d: json.dumps({"dimensions": d["dimensions"]}),
+            "r.json: rubric_metadata: required",
+        ),
     ],
 )
 def test_invalid_rubrics_name_file_field_and_problem(mutate, expected) -> None:  # type: ignore[no-untyped-def]
