@@ -1,0 +1,162 @@
+"""Rendering: golden Markdown for report, comment and check run, and GitHub's size limits.
+
+Regenerate the golden files after an intended change with ``UPDATE_GOLDEN=1 pytest``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from verdict_builders import GHOST_ID, make_opinion, make_verdict
+
+from courtroom import render
+from courtroom.github_state import (
+    COMMENT_MARKER,
+    PreviousAudit,
+    decode_state,
+    digest_of,
+    previous_opinions_from_comment,
+)
+from courtroom.render import render_check_run, render_comment, render_report, size
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def check_golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8"), f"{name} changed; UPDATE_GOLDEN=1 to accept"
+
+
+def _strip_state(comment: str) -> str:
+    return comment.split("<!-- courtroom:state", 1)[0]
+
+
+def test_report_golden() -> None:
+    check_golden("report.md", render_report(make_verdict()))
+
+
+def test_comment_golden_shows_changes_since_previous_audit() -> None:
+    before = PreviousAudit(overall_score=2.6, scores={"graph_orchestration": 3,
+                                                      "safe_tool_engineering": 2})
+    comment = render_comment(make_verdict(), previous=before)
+    check_golden("comment.md", _strip_state(comment))
+    assert "(+0.40 since last audit)" in comment
+    row = next(line for line in comment.splitlines() if line.startswith("| Graph Orchestration"))
+    assert "| +1 |" in row
+
+
+def test_check_run_golden() -> None:
+    title, summary, text = render_check_run(make_verdict())
+    check_golden("check_run.md", f"# {title}\n\n{summary}\n---\n\n{text}")
+    assert title == "3.00/5 · failure · 2 criteria need work"
+
+
+def test_report_reads_like_a_report() -> None:
+    report = render_report(make_verdict())
+    for heading in ("## Executive summary", "## Scores", "## Criteria", "## Evidence appendix"):
+        assert heading in report
+    assert "**Strongest:** Graph Orchestration Architecture (4/5)" in report
+    assert "**Weakest:**" in report and "Safe Tool Engineering (2/5)" in report
+    # The hallucinated citation is marked where it is cited, and the penalty explained.
+    assert f"`{GHOST_ID[:8]}` 👻 **hallucinated**" in report
+    assert "counted as 2 after the fact-supremacy penalty" in report
+    assert "⚖️ **Dissent.**" in report and "🔒 **Security cap.**" in report
+    assert "**Court:** decided after a hearing" in report
+    assert "`src/tools/repo.py`" in report  # remediation keeps its file paths
+    assert "*(looked for, not found)*" in report
+
+
+def test_no_absolute_temp_paths_leak() -> None:
+    verdict = make_verdict()
+    leaked = "/tmp/pytest-of-ci/clone-x1/src/tools/repo.py"
+    verdict.criteria[0].opinions[0].argument = f"See {leaked}:27 for the call."
+    for text in (render_report(verdict), render_comment(verdict), *render_check_run(verdict)):
+        assert "/tmp/" not in text
+    assert "…/repo.py:27" in render_report(verdict)
+
+
+def test_free_text_cannot_break_the_comment() -> None:
+    verdict = make_verdict()
+    verdict.criteria[0].opinions[0].argument = f"</details> {COMMENT_MARKER} <script>x</script>"
+    comment = render_comment(verdict)
+    assert comment.count(COMMENT_MARKER) == 1
+    assert comment.count("<details>") == comment.count("</details>")
+    assert "<script>" not in comment
+
+
+def test_huge_verdict_fits_every_github_limit() -> None:
+    verdict = make_verdict(huge=True, findings=120)
+    assert size(render_report(verdict)) > 200_000  # the report itself is not cut
+    comment = render_comment(verdict)
+    assert size(comment) <= 65536
+    assert comment.startswith(COMMENT_MARKER)
+    assert render.TRUNCATION_NOTE in comment
+    assert comment.count("<details>") == comment.count("</details>")
+    assert decode_state(comment) is not None
+    title, summary, text = render_check_run(verdict)
+    assert size(summary) <= 65535 and size(text) <= 65535 and len(title) < 100
+    # The weakest criteria survive the cut.
+    assert "Safe Tool Engineering" in summary
+
+
+@pytest.mark.parametrize("limit", [2000, 6000, 20000])
+def test_comment_fits_small_limits(limit: int) -> None:
+    comment = render_comment(make_verdict(huge=True), limit=limit)
+    assert size(comment) <= limit
+    assert comment.startswith(COMMENT_MARKER)
+    assert comment.count("<details>") == comment.count("</details>")
+
+
+def test_hidden_state_round_trip_and_reuse_rules() -> None:
+    verdict = make_verdict()
+    comment = render_comment(verdict)
+    state = decode_state(comment)
+    assert state is not None
+    assert state.scores["safe_tool_engineering"] == 2
+    reusable = previous_opinions_from_comment(comment, rubric_sha256=verdict.rubric.sha256)
+    graph = verdict.criteria[0]
+    assert reusable[digest_of(verdict, graph)] == graph.opinions
+    # A criterion with a fallback judge is never cached: it must be asked again.
+    git = verdict.criteria[3]
+    assert digest_of(verdict, git) not in reusable
+    assert previous_opinions_from_comment(comment, rubric_sha256="c" * 64) == {}
+    assert previous_opinions_from_comment(comment, bench="anthropic:other") == {}
+    assert previous_opinions_from_comment(comment.replace("v1 eN", "v1 #N")) == {}
+    assert previous_opinions_from_comment("no state here") == {}
+
+
+def test_recorded_digest_wins() -> None:
+    verdict = make_verdict()
+    verdict.criteria[0].evidence_digest = "feed" * 16
+    assert digest_of(verdict, verdict.criteria[0]) == "feed" * 16
+    assert "feed" * 16 in previous_opinions_from_comment(render_comment(verdict))
+
+
+def test_state_stays_small_for_big_verdicts() -> None:
+    verdict = make_verdict(huge=True)
+    comment = render_comment(verdict, limit=65536)
+    state = comment[comment.index("<!-- courtroom:state"):]
+    assert size(state) <= 65536 // 3
+    assert decode_state(comment) is not None
+
+
+def test_fallback_opinion_is_shown_but_flagged() -> None:
+    verdict = make_verdict()
+    verdict.criteria[0].opinions[2] = make_opinion("TechLead", "graph_orchestration", 3,
+                                                   fallback=True)
+    report = render_report(verdict)
+    assert "did not answer; shown but not counted" in report
+
+
+def test_templates_folder_can_be_overridden(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "templates"
+    shutil.copytree(render.templates_dir(), folder)
+    (folder / "report.md.j2").write_text("custom {{ view.verdict.target.repo }}\n")
+    monkeypatch.setenv("COURTROOM_TEMPLATES", str(folder))
+    assert render_report(make_verdict()) == "custom octo-org/auditor\n"
