@@ -1,0 +1,185 @@
+"""The `courtroom batch` command: manifest -> shard -> run_batch -> one summary line.
+
+Also the pieces a batch needs from the outside world: the settings shared by every
+submission (``BatchSettings``, picklable for process workers), the default audit runner,
+and the progress display (rich on a terminal, plain log lines elsewhere).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pydantic import SecretStr
+
+from courtroom.cohort.batch import BatchStatus, Mode, run_batch
+from courtroom.cohort.manifest import Row, is_url, load_manifest, shard
+from courtroom.config import AuditConfig, JudgeKind, choose_judges, env_api_key
+from courtroom.errors import EXIT_FAILURE, EXIT_OK
+from courtroom.rubric import default_rubric_path
+
+if TYPE_CHECKING:
+    from courtroom.pipeline import AuditOutcome
+
+
+@dataclass(frozen=True)
+class BatchSettings:
+    """What every submission of a batch shares; calling it makes one submission's config."""
+
+    rubric_path: Path
+    judges: JudgeKind = "offline"
+    model: str | None = None
+    api_key: SecretStr | None = None
+    base_url: str | None = None
+    fail_below: float | None = None
+    use_cache: bool = True
+    cache_dir: Path | None = None
+    judge_workers: int = 30
+
+    def __call__(self, row: Row, folder: Path) -> AuditConfig:
+        """The AuditConfig of one submission, writing into ``folder``."""
+        return AuditConfig(
+            target=row.repo,
+            pdf=Path(row.pdf) if row.pdf else None,
+            rubric_path=self.rubric_path,
+            out_dir=folder,
+            judges=self.judges,
+            model=self.model,
+            api_key=self.api_key,
+            base_url=self.base_url,
+            fail_below=self.fail_below,
+            use_cache=self.use_cache,
+            cache_dir=self.cache_dir,
+            max_workers=self.judge_workers,
+        )
+
+
+def default_audit(config: AuditConfig) -> AuditOutcome:
+    """Run the real pipeline; a PDF given relative to a cloned repo is found in the clone."""
+    from courtroom.pipeline import audit
+    from courtroom.trace import Trace
+
+    if config.pdf is None or config.pdf.is_absolute() or not is_url(config.target):
+        return audit(config, trace=Trace())
+    from courtroom.detectives import open_workspace
+
+    # The pipeline would clone the URL itself, but only the clone knows where the PDF is:
+    # clone once here and audit the checkout, showing the URL and commit as the target.
+    with open_workspace(config.target, timeout=config.clone_timeout) as workspace:
+        local = config.model_copy(
+            update={
+                "target": str(workspace.root),
+                "pdf": workspace.root / config.pdf,
+                "display_name": config.display_name or workspace.display,
+                "commit": config.commit or workspace.commit,
+            }
+        )
+        return audit(local, trace=Trace())
+
+
+def _clock(seconds: float | None) -> str:
+    if seconds is None:
+        return "--:--"
+    minutes, secs = divmod(int(seconds + 0.5), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
+
+
+def status_line(status: BatchStatus) -> str:
+    """One plain progress line: done / failed / remaining, elapsed, ETA, last submission."""
+    line = (
+        f"courtroom batch: {status.done}/{status.total} done ({status.failed} failed, "
+        f"{status.resumed} resumed), {status.remaining} remaining, "
+        f"elapsed {_clock(status.elapsed)}, eta {_clock(status.eta)}"
+    )
+    last = status.last
+    if last is not None:
+        what = last.failure if last.status == "failed" else (
+            "resumed" if last.resumed else f"{last.overall_score:.2f} {last.conclusion}"
+        )
+        line += f" — {last.name}: {what}"
+    return line
+
+
+class _Display:
+    """A rich bar on a terminal; plain lines on CI logs, where redraws would be noise."""
+
+    def __init__(self, rich: bool) -> None:
+        self.bar = None
+        if rich:
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                TextColumn("{task.completed}/{task.total}"),
+                TimeElapsedColumn(),
+                TextColumn("{task.fields[extra]}"),
+                transient=False,
+            )
+            self.task = self.bar.add_task("batch", total=None, extra="")
+            self.bar.start()
+
+    def __call__(self, status: BatchStatus) -> None:
+        if self.bar is None:
+            if status.last is not None or status.total == 0:
+                print(status_line(status), file=sys.stderr, flush=True)
+            return
+        extra = f"{status.failed} failed · {status.remaining} left · eta {_clock(status.eta)}"
+        self.bar.update(self.task, completed=status.done, total=status.total, extra=extra)
+        if status.last is not None and status.last.status == "failed":
+            self.bar.console.print(f"[red]failed[/red] {status.last.name}: {status.last.failure}")
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def settings_from_args(args: argparse.Namespace, env: dict[str, str]) -> BatchSettings:
+    """The shared settings of a batch from its flags and the environment."""
+    out = Path(args.out).resolve()
+    return BatchSettings(
+        rubric_path=(args.rubric or default_rubric_path()).resolve(),
+        judges=choose_judges(args.judges, env),
+        model=args.model,
+        api_key=env_api_key(env),
+        base_url=env.get("ANTHROPIC_BASE_URL") or None,
+        fail_below=args.fail_below,
+        use_cache=not args.no_cache,
+        cache_dir=out / ".courtroom-cache",
+    )
+
+
+def batch_command(args: argparse.Namespace) -> int:
+    """Run `courtroom batch`: exit 0 when every submission was audited, 1 when some failed."""
+    env = dict(os.environ)
+    rows = load_manifest(args.manifest)
+    if args.shard:
+        rows = shard(rows, args.shard)
+    settings = settings_from_args(args, env)
+    out = Path(args.out).resolve()
+    print(f"courtroom: judges: {settings.judges}; {len(rows)} submissions", file=sys.stderr)
+    if getattr(args, "batch_api", False):
+        from courtroom.cohort.batch_api import run_with_batch_api
+
+        return run_with_batch_api(rows, out, settings, workers=args.workers)
+    # Offline audits are CPU-bound Python, so only processes use both cores (see
+    # bench/cohort.py); Claude judging waits on the network, where threads suffice.
+    mode: Mode = "process" if settings.judges == "offline" and args.workers > 1 else "thread"
+    display = _Display(sys.stderr.isatty())
+    try:
+        summary = run_batch(
+            rows, out, settings, default_audit, workers=args.workers, progress=display, mode=mode
+        )
+    finally:
+        display.stop()
+    print(
+        f"courtroom: {len(summary.results)} submissions, {summary.failed} failed, "
+        f"{summary.resumed} resumed; summary {summary.paths['markdown']}",
+        file=sys.stderr,
+    )
+    return EXIT_FAILURE if summary.failed else EXIT_OK
