@@ -32,6 +32,10 @@ class JudgeUsage(BaseModel):
     output_tokens: int = 0
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
+    #: Retries the backend made for this opinion (transport: timeouts/429/5xx; output:
+    #: answers that did not validate). Zero for offline and cached opinions.
+    transport_retries: int = 0
+    output_retries: int = 0
 
 
 class Backend(Protocol):

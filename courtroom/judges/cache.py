@@ -1,0 +1,101 @@
+"""Opinions already given, kept on disk, so the same input costs no second call.
+
+The key is the sha256 of everything that shapes an answer: the criterion (rubric text),
+the evidence shown, the persona's prompt, the backend and model, the round and the peers
+of a hearing. Change any of them and the key changes, so a cached opinion is never served
+for an input it was not given. Fallback opinions are never stored: a failure is retried
+on the next audit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from courtroom.judges import personas
+from courtroom.judges.base import JudgeRequest
+from courtroom.judges.digest import sha256_of
+from courtroom.models import JudicialOpinion
+
+#: Bump when the meaning of a cached entry changes (schema, prompt layout).
+CACHE_FORMAT = 1
+
+
+def seed_key(criterion_id: str, judge: str) -> str:
+    """Key of a seeded opinion: ``criterion_id/judge`` (first round only)."""
+    return f"{criterion_id}/{judge}"
+
+
+class OpinionCache:
+    """A directory of opinion JSON files named by their input digest.
+
+    ``read=False`` (``--no-cache``) ignores stored opinions but still writes fresh ones.
+    ``seeded`` maps :func:`seed_key` to opinions to serve as given for the first round
+    (e.g. replaying a previous verdict); they win over the disk and over ``read``.
+    """
+
+    def __init__(
+        self,
+        directory: Path,
+        *,
+        read: bool = True,
+        seeded: Mapping[str, JudicialOpinion] | None = None,
+    ) -> None:
+        self.directory = Path(directory)
+        self.read = read
+        self.seeded = dict(seeded or {})
+
+    def key(self, request: JudgeRequest, backend_name: str) -> str:
+        """The digest of every input that shapes this request's answer."""
+        return sha256_of(
+            {
+                "format": CACHE_FORMAT,
+                "backend": backend_name,
+                "criterion": request.dimension.model_dump(mode="json"),
+                "evidence": [e.model_dump(mode="json") for e in request.evidence],
+                "persona": request.persona,
+                "prompt": personas.prompt_digest(request.persona, request.dimension),
+                "round": request.round,
+                "peers": [p.model_dump(mode="json") for p in request.peers],
+                "previous": request.previous.model_dump(mode="json") if request.previous else None,
+            }
+        )
+
+    def _path(self, key: str) -> Path:
+        return self.directory / key[:2] / f"{key}.json"
+
+    def get(self, key: str, request: JudgeRequest) -> JudicialOpinion | None:
+        """A stored or seeded opinion for this input, or None."""
+        if request.round == 0:
+            seeded = self.seeded.get(seed_key(request.dimension.id, request.persona))
+            if seeded is not None:
+                return seeded
+        if not self.read:
+            return None
+        try:
+            text = self._path(key).read_text(encoding="utf-8")
+            opinion = JudicialOpinion.model_validate_json(text)
+        except (OSError, ValidationError, ValueError):
+            return None  # absent or unreadable: ask the judge again
+        if opinion.fallback or opinion.judge != request.persona:
+            return None
+        return opinion
+
+    def put(self, key: str, opinion: JudicialOpinion) -> None:
+        """Store an opinion atomically; a cache that cannot be written is only a lost saving."""
+        if opinion.fallback:
+            return
+        path = self._path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(opinion.model_dump(mode="json"), handle, sort_keys=True, indent=1)
+            os.replace(tmp, path)  # atomic: concurrent audits never read half a file
+        except OSError:
+            return
