@@ -37,6 +37,9 @@ class AuditConfig(BaseModel):
     use_cache: bool = True
     cache_dir: Path | None = None
     court: bool = True
+    #: Overrides of the rubric's court limits (ttl_seconds, max_handoffs, max_rounds,
+    #: max_remands, enabled); anything absent keeps the rubric's value.
+    court_limits: dict[str, float | int | bool] = Field(default_factory=dict)
     max_workers: int = Field(default=30, ge=1, le=256)
     clone_timeout: float = Field(default=180.0, gt=0)
     judge_timeout: float = Field(default=60.0, gt=0)

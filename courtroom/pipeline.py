@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from courtroom import chief_justice
+from courtroom import chief_justice, court, integrity
 from courtroom.config import AuditConfig
 from courtroom.detectives import open_workspace, run_detectives
 from courtroom.detectives.base import Case
@@ -21,6 +21,7 @@ from courtroom.judges import JudgeBench, OpinionCache, make_backend
 from courtroom.judges.base import Backend, JudgeRequest
 from courtroom.models import (
     JUDGES,
+    CourtRecord,
     CriterionResult,
     Evidence,
     JudicialOpinion,
@@ -122,14 +123,19 @@ def _run(
     for opinion, _usage in answers:
         opinions[opinion.criterion_id].append(opinion)
 
-    court_records = {}
-    if config.court and rubric.court.enabled:
-        from courtroom.court import hold_court
-
+    court_records: dict[str, CourtRecord] = {}
+    limits = court.limits_for(rubric, config.court_limits)
+    if config.court and limits.enabled:
         with trace.span("hear", "court"):
-            court_records = hold_court(
-                rubric, case, pool, shown, opinions, bench=bench, trace=trace
+            hearing = court.hold_court(
+                rubric, case, pool, shown, opinions, bench=bench, trace=trace,
+                limits=limits, max_workers=config.max_workers,
             )
+        # The final opinions replace the first round's; remanded evidence joins the pool.
+        pool.update(hearing.new_evidence)
+        shown.update(hearing.shown)
+        opinions.update(hearing.opinions)
+        court_records = hearing.records
 
     results: list[CriterionResult] = []
     try:
@@ -138,8 +144,7 @@ def _run(
                 result = chief_justice.rule(
                     dim.id, dim.name, opinions[dim.id], pool, rubric.parameters
                 )
-                if dim.id in court_records:
-                    result = result.model_copy(update={"court": court_records[dim.id]})
+                result = court.apply_record(result, court_records.get(dim.id))
                 trace.event(
                     "synthesise",
                     "rule",
@@ -178,6 +183,7 @@ def _run(
         usage=bench.usage,
     )
     trace.event("verdict", "concluded", overall_score=overall, conclusion=conclusion)
+    verdict = integrity.seal(verdict, integrity.signing_key())
     paths = write_outputs(out, verdict, trace)
     code = EXIT_FAILURE if conclusion == "failure" else EXIT_OK
     return AuditOutcome(verdict, code, paths)
