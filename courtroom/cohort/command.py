@@ -98,8 +98,10 @@ def status_line(status: BatchStatus) -> str:
     )
     last = status.last
     if last is not None:
-        what = last.failure if last.status == "failed" else (
-            "resumed" if last.resumed else f"{last.overall_score:.2f} {last.conclusion}"
+        what = (
+            last.failure
+            if last.status == "failed"
+            else ("resumed" if last.resumed else f"{last.overall_score:.2f} {last.conclusion}")
         )
         line += f" — {last.name}: {what}"
     return line

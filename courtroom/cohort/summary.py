@@ -149,8 +149,9 @@ def cohort_markdown(results: list[SubmissionResult], title: str = "Cohort audit"
         lines.append("| " + " | ".join(cells) + " |")
     if failed:
         lines += ["", "## Failed submissions", ""]
-        lines += [f"- **{_cell(r.name)}** ({_cell(r.repo)}): {_cell(r.failure or '')}"
-                  for r in failed]
+        lines += [
+            f"- **{_cell(r.name)}** ({_cell(r.repo)}): {_cell(r.failure or '')}" for r in failed
+        ]
     if columns:
         lines += ["", "Criteria: " + ", ".join(f"`{cid}` = {n}" for cid, n in columns.items())]
     return "\n".join(lines) + "\n"
