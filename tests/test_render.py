@@ -42,8 +42,9 @@ def test_report_golden() -> None:
 
 
 def test_comment_golden_shows_changes_since_previous_audit() -> None:
-    before = PreviousAudit(overall_score=2.6, scores={"graph_orchestration": 3,
-                                                      "safe_tool_engineering": 2})
+    before = PreviousAudit(
+        overall_score=2.6, scores={"graph_orchestration": 3, "safe_tool_engineering": 2}
+    )
     comment = render_comment(make_verdict(), previous=before)
     check_golden("comment.md", _strip_state(comment))
     assert "(+0.40 since last audit)" in comment
@@ -141,20 +142,23 @@ def test_recorded_digest_wins() -> None:
 def test_state_stays_small_for_big_verdicts() -> None:
     verdict = make_verdict(huge=True)
     comment = render_comment(verdict, limit=65536)
-    state = comment[comment.index("<!-- courtroom:state"):]
+    state = comment[comment.index("<!-- courtroom:state") :]
     assert size(state) <= 65536 // 3
     assert decode_state(comment) is not None
 
 
 def test_fallback_opinion_is_shown_but_flagged() -> None:
     verdict = make_verdict()
-    verdict.criteria[0].opinions[2] = make_opinion("TechLead", "graph_orchestration", 3,
-                                                   fallback=True)
+    verdict.criteria[0].opinions[2] = make_opinion(
+        "TechLead", "graph_orchestration", 3, fallback=True
+    )
     report = render_report(verdict)
     assert "did not answer; shown but not counted" in report
 
 
-def test_templates_folder_can_be_overridden(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_templates_folder_can_be_overridden(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = tmp_path / "templates"
     shutil.copytree(render.templates_dir(), folder)
     (folder / "report.md.j2").write_text("custom {{ view.verdict.target.repo }}\n")

@@ -155,47 +155,21 @@ def make_criterion(
 
 def _standard_case() -> tuple[dict[str, Evidence], list[CriterionResult]]:
     """Five criteria covering the interesting shapes of a real verdict."""
-    graph = make_evidence(
-        "StateGraph wires detectives in parallel",
-        location="src/graph.py:42",
-        tags=("github_repo", "graph", "parallelism"),
-        content="fan-out to 3 nodes",
-    )
-    reducer = make_evidence(
-        "State uses reducers for parallel writes",
-        location="src/state.py:10",
-        tags=("github_repo", "state"),
-        confidence=0.8,
-    )
-    shell = make_evidence(
-        "Clone tool avoids shell strings",
-        location="src/tools/repo.py:27",
-        found=True,
-        tags=("github_repo", "security", "tools"),
-        confidence=0.95,
-        content="os.system(f'git clone {url}')",
-    )
-    sandbox = make_evidence(
-        "Clone runs in a temporary directory",
-        location="src/tools/repo.py:20",
-        found=False,
-        tags=("github_repo", "sandbox"),
-        confidence=0.7,
-    )
-    commits = make_evidence(
-        "Commit history shows iterative progress",
-        location="3f9c2ab",
-        tags=("github_repo", "git", "history"),
-        detective="history",
-        content="14 commits over 4 days",
-    )
-    concepts = make_evidence(
-        "Report explains fan-in synchronisation",
-        location="pdf:page 3",
-        tags=("pdf_report", "concepts"),
-        detective="report",
-        confidence=0.6,
-    )
+    # fmt: off
+    graph = make_evidence("StateGraph wires detectives in parallel", location="src/graph.py:42",
+                          tags=("github_repo", "graph", "parallelism"), content="fan-out: 3")
+    reducer = make_evidence("State uses reducers for parallel writes", location="src/state.py:10",
+                            tags=("github_repo", "state"), confidence=0.8)
+    shell = make_evidence("Clone tool builds a shell command from the URL",
+                          location="src/tools/repo.py:27", tags=("github_repo", "security"),
+                          confidence=0.95, content="os.system(f'git clone {url}')")
+    sandbox = make_evidence("Clone runs in a temporary directory", location="src/tools/repo.py:20",
+                            found=False, tags=("github_repo", "sandbox"), confidence=0.7)
+    commits = make_evidence("Commit history shows iterative progress", location="3f9c2ab",
+                            tags=("github_repo", "git"), detective="history", content="14 commits")
+    concepts = make_evidence("Report explains fan-in synchronisation", location="pdf:page 3",
+                             tags=("pdf_report", "concepts"), detective="report", confidence=0.6)
+    # fmt: on
     pool = {e.id: e for e in (graph, reducer, shell, sandbox, commits, concepts)}
 
     criteria = [

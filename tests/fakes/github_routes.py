@@ -1,0 +1,144 @@
+"""The endpoints the fake GitHub implements: just what Courtroom calls, with real shapes."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fakes.github_server import FakeGitHub
+
+Reply = tuple[int, Any, dict[str, str]]
+
+
+def _comment(fake: FakeGitHub, cid: int) -> dict[str, Any]:
+    c = fake.comments[cid]
+    owner_repo = fake.repo
+    return {
+        "id": cid,
+        "node_id": f"IC_{cid}",
+        "url": f"{fake.api_url}/repos/{owner_repo}/issues/comments/{cid}",
+        "html_url": f"https://github.example/{owner_repo}/pull/{c['issue']}#issuecomment-{cid}",
+        "issue_url": f"{fake.api_url}/repos/{owner_repo}/issues/{c['issue']}",
+        "body": c["body"],
+        "user": {"login": c.get("login", "github-actions[bot]"), "id": 41898282, "type": "Bot"},
+        "created_at": "2026-11-22T06:00:00Z",
+        "updated_at": "2026-11-22T06:00:00Z",
+    }
+
+
+def _run(fake: FakeGitHub, rid: int) -> dict[str, Any]:
+    r = fake.check_runs[rid]
+    output = r.get("output") or {}
+    return {
+        "id": rid,
+        "node_id": f"CR_{rid}",
+        "name": r["name"],
+        "head_sha": r["head_sha"],
+        "external_id": r.get("external_id"),
+        "url": f"{fake.api_url}/repos/{fake.repo}/check-runs/{rid}",
+        "html_url": f"https://github.example/{fake.repo}/runs/{rid}",
+        "details_url": None,
+        "status": r.get("status", "queued"),
+        "conclusion": r.get("conclusion"),
+        "started_at": "2026-11-22T06:00:00Z",
+        "completed_at": "2026-11-22T06:00:01Z" if r.get("conclusion") else None,
+        "output": {
+            "title": output.get("title"),
+            "summary": output.get("summary"),
+            "text": output.get("text"),
+            "annotations_count": len(r["annotations"]),
+            "annotations_url": f"{fake.api_url}/repos/{fake.repo}/check-runs/{rid}/annotations",
+        },
+        "check_suite": {"id": 5},
+        "app": {"id": 15368, "slug": "github-actions", "name": "GitHub Actions"},
+        "pull_requests": [],
+    }
+
+
+def _page(fake: FakeGitHub, items: list[Any], query: dict[str, list[str]], path: str) -> Reply:
+    per_page = min(100, int((query.get("per_page") or ["30"])[0]))
+    page = int((query.get("page") or ["1"])[0])
+    chunk = items[(page - 1) * per_page : page * per_page]
+    headers = {}
+    if page * per_page < len(items):
+        headers["Link"] = f'<{fake.api_url}{path}?per_page={per_page}&page={page + 1}>; rel="next"'
+    return 200, chunk, headers
+
+
+def route(
+    fake: FakeGitHub, method: str, path: str, body: Any, query: dict[str, list[str]]
+) -> Reply:
+    """Answer one request (already authenticated, validated and past injected failures)."""
+    repo = re.escape(fake.repo)
+    if m := re.fullmatch(rf"/repos/{repo}", path):
+        return (
+            200,
+            {
+                "id": 1,
+                "full_name": fake.repo,
+                "name": fake.repo.split("/")[1],
+                "url": f"{fake.api_url}/repos/{fake.repo}",
+            },
+            {},
+        )
+    if method == "GET" and (m := re.fullmatch(rf"/repos/{repo}/pulls/(\d+)", path)):
+        number = int(m.group(1))
+        if number not in fake.pulls:
+            return 404, {"message": "Not Found"}, {}
+        sha = fake.pulls[number]
+        return (
+            200,
+            {
+                "number": number,
+                "state": "open",
+                "title": "Add auditor",
+                "url": f"{fake.api_url}/repos/{fake.repo}/pulls/{number}",
+                "head": {"sha": sha, "ref": "feature", "label": "octo:feature"},
+                "base": {"sha": "0" * 40, "ref": "main", "label": "octo:main"},
+            },
+            {},
+        )
+    if m := re.fullmatch(rf"/repos/{repo}/issues/(\d+)/comments", path):
+        issue = int(m.group(1))
+        if method == "GET":
+            mine = [
+                _comment(fake, c)
+                for c in sorted(fake.comments)
+                if fake.comments[c]["issue"] == issue
+            ]
+            return _page(fake, mine, query, path)
+        cid = fake.next_id()
+        fake.comments[cid] = {"issue": issue, "body": body["body"]}
+        return 201, _comment(fake, cid), {"Location": _comment(fake, cid)["url"]}
+    if method == "PATCH" and (m := re.fullmatch(rf"/repos/{repo}/issues/comments/(\d+)", path)):
+        cid = int(m.group(1))
+        if cid not in fake.comments:
+            return 404, {"message": "Not Found"}, {}
+        fake.comments[cid]["body"] = body["body"]
+        return 200, _comment(fake, cid), {}
+    if method == "POST" and re.fullmatch(rf"/repos/{repo}/check-runs", path):
+        rid = fake.next_id()
+        output = body.get("output") or {}
+        fake.check_runs[rid] = {**body, "annotations": list(output.get("annotations") or [])}
+        if body.get("conclusion"):
+            fake.check_runs[rid]["status"] = "completed"
+        return 201, _run(fake, rid), {}
+    if method == "PATCH" and (m := re.fullmatch(rf"/repos/{repo}/check-runs/(\d+)", path)):
+        rid = int(m.group(1))
+        run = fake.check_runs[rid]
+        output = body.get("output") or {}
+        run["annotations"].extend(output.get("annotations") or [])  # they append
+        run["output"] = {**(run.get("output") or {}), **output}
+        run.update({k: v for k, v in body.items() if k != "output"})
+        return 200, _run(fake, rid), {}
+    if method == "GET" and (m := re.fullmatch(rf"/repos/{repo}/commits/([^/]+)/check-runs", path)):
+        name = (query.get("check_name") or [None])[0]
+        runs = [
+            _run(fake, r)
+            for r in sorted(fake.check_runs)
+            if fake.check_runs[r]["head_sha"] == m.group(1)
+            and (name is None or fake.check_runs[r]["name"] == name)
+        ]
+        return 200, {"total_count": len(runs), "check_runs": runs}, {}
+    return 404, {"message": f"fake GitHub does not implement {method} {path}"}, {}

@@ -1,0 +1,288 @@
+"""The action end to end against the fake GitHub: events, publishing, fallbacks, packaging."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from fakes.github_server import CONTRACT, FakeGitHub
+from verdict_builders import make_verdict
+
+from courtroom.action import AuditRequest, action, main
+from courtroom.action_event import ActionConfig, config_from_env
+from courtroom.github import Publisher
+from courtroom.github_state import COMMENT_MARKER, decode_state
+from courtroom.models import Verdict
+
+ROOT = Path(__file__).resolve().parents[1]
+PAYLOADS = CONTRACT.parent / "payloads"
+HEAD = "9f8e7d6c5b4a39281706f5e4d3c2b1a098765432"
+MERGE = "1111111111111111111111111111111111111111"
+pytestmark = pytest.mark.skipif(
+    not CONTRACT.exists(), reason=f"GitHub contract and payloads not found at {CONTRACT.parent}"
+)
+
+
+@dataclass
+class Outcome:
+    verdict: Verdict | None
+    exit_code: int
+    paths: dict[str, Path] = field(default_factory=dict)
+    error: str | None = None
+
+
+class FakeAudit:
+    """Stands in for courtroom.pipeline.audit; remembers what it was asked."""
+
+    def __init__(self, verdict: Verdict | None = None, exit_code: int = 1) -> None:
+        self.verdict = verdict if verdict is not None else make_verdict()
+        self.exit_code = exit_code
+        self.requests: list[AuditRequest] = []
+
+    def __call__(self, request: AuditRequest) -> Outcome:
+        self.requests.append(request)
+        return Outcome(self.verdict, self.exit_code)
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeGitHub]:
+    with FakeGitHub() as server:
+        server.pulls[2] = HEAD
+        yield server
+    assert server.violations == []
+
+
+def payload(tmp: Path, event: str, **changes: object) -> Path:
+    """A real payload from shared/github/payloads, rewritten with our own head sha."""
+    source = {
+        "pull_request": PAYLOADS / "pull_request" / "synchronize.payload.json",
+        "workflow_dispatch": PAYLOADS / "workflow_dispatch" / "payload.json",
+    }.get(event)
+    data = json.loads(source.read_text()) if source else {"after": HEAD, "ref": "refs/heads/main"}
+    if event == "pull_request":
+        data["pull_request"]["head"]["sha"] = HEAD
+    data.update(changes)
+    path = tmp / f"{event}.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def make_env(
+    tmp: Path, fake: FakeGitHub, event: str = "pull_request", **inputs: str
+) -> dict[str, str]:
+    workspace = tmp / "workspace"
+    workspace.mkdir(exist_ok=True)
+    env = {
+        "GITHUB_EVENT_NAME": event,
+        "GITHUB_EVENT_PATH": str(payload(tmp, event)),
+        "GITHUB_REPOSITORY": fake.repo,
+        "GITHUB_WORKSPACE": str(workspace),
+        "GITHUB_API_URL": fake.api_url,
+        "GITHUB_SHA": MERGE,
+        "GITHUB_OUTPUT": str(tmp / "output.txt"),
+        "GITHUB_STEP_SUMMARY": str(tmp / "summary.md"),
+        "INPUT_GITHUB-TOKEN": "ghs_secret_token_value",
+        "INPUT_CHECK-NAME": "courtroom",
+        "INPUT_COMMENT": "true",
+    }
+    env.update({f"INPUT_{k.upper().replace('_', '-')}": v for k, v in inputs.items()})
+    return env
+
+
+def publisher_factory(config: ActionConfig) -> Publisher:
+    return Publisher(
+        config.token, config.api_url, config.repository, throttle=False, sleep=lambda _: None
+    )
+
+
+def run(env: dict[str, str], audit: FakeAudit) -> int:
+    return action(config_from_env(env), publisher_factory, audit)
+
+
+def outputs(tmp: Path) -> dict[str, str]:
+    lines = (tmp / "output.txt").read_text().splitlines()
+    return dict(line.split("=", 1) for line in lines)
+
+
+def test_first_run_creates_comment_and_check_on_the_pr_head(
+    tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    audit = FakeAudit()
+    assert run(make_env(tmp_path, fake, pdf="reports/*.pdf"), audit) == 1
+    (comment,) = fake.comments.values()
+    assert comment["issue"] == 2 and comment["body"].startswith(COMMENT_MARKER)
+    (check,) = fake.check_runs.values()
+    assert check["head_sha"] == HEAD != MERGE
+    assert check["conclusion"] == "failure" and check["name"] == "courtroom"
+    out = outputs(tmp_path)
+    assert out == {
+        "score": "3.00",
+        "conclusion": "failure",
+        "report-path": "courtroom-report/report.md",
+    }
+    workspace = tmp_path / "workspace"
+    assert json.loads((workspace / "courtroom-report" / "verdict.json").read_text())["conclusion"]
+    assert "## Executive summary" in (tmp_path / "summary.md").read_text()
+    assert audit.requests[0].commit == HEAD and audit.requests[0].seed_opinions == {}
+    assert audit.requests[0].pdf == workspace / "reports/*.pdf"  # no match: the audit reports it
+    assert "ghs_secret_token_value" not in capsys.readouterr().err + comment["body"]
+
+
+def test_second_run_edits_the_same_comment_and_reuses_opinions(
+    tmp_path: Path, fake: FakeGitHub
+) -> None:
+    env = make_env(tmp_path, fake)
+    run(env, FakeAudit())
+    better = make_verdict(overall=3.4)
+    second = FakeAudit(better)
+    run(env, second)
+    assert len(fake.comments) == 1 and len(fake.writes("POST", "/comments")) == 1
+    body = next(iter(fake.comments.values()))["body"]
+    assert "(+0.40 since last audit)" in body
+    seeds = second.requests[0].seed_opinions
+    assert seeds and all(len(ops) == 3 for ops in seeds.values())
+    assert decode_state(body) is not None
+
+
+def test_120_findings_become_batched_annotations(tmp_path: Path, fake: FakeGitHub) -> None:
+    run(make_env(tmp_path, fake), FakeAudit(make_verdict(findings=120)))
+    (check,) = fake.check_runs.values()
+    batches = [
+        len(r["body"]["output"].get("annotations", [])) for r in fake.writes(contains="check-runs")
+    ]
+    assert len(check["annotations"]) >= 120 and max(batches) <= 50 and len(batches) >= 3
+
+
+def test_a_huge_report_still_fits(tmp_path: Path, fake: FakeGitHub) -> None:
+    run(make_env(tmp_path, fake), FakeAudit(make_verdict(huge=True, findings=120)))
+    (comment,) = fake.comments.values()
+    assert len(comment["body"].encode()) <= 65536
+    assert len(fake.check_runs) == 1
+    first = fake.writes("POST", "check-runs")[0]["body"]["output"]
+    assert len(first["summary"].encode()) <= 65535 and len(first["text"].encode()) <= 65535
+    assert len((tmp_path / "workspace/courtroom-report/report.md").read_text()) > 200_000
+
+
+def test_fork_pr_falls_back_to_workflow_annotations(
+    tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake.read_only = True
+    assert run(make_env(tmp_path, fake), FakeAudit(make_verdict(findings=3))) == 1
+    out = capsys.readouterr().out
+    assert re.search(r"^::error file=pkg/mod000\.py,line=1,", out, re.M)
+    assert "read-only" in (tmp_path / "summary.md").read_text()
+    assert (tmp_path / "workspace/courtroom-report/report.md").exists()
+    assert not fake.comments and not fake.check_runs
+
+
+def test_flaky_502_on_a_write_is_retried(tmp_path: Path, fake: FakeGitHub) -> None:
+    fake.fail("POST", r"/comments$", 502)
+    fake.fail("POST", r"/check-runs$", 502)
+    assert run(make_env(tmp_path, fake), FakeAudit(exit_code=0)) == 0
+    assert len(fake.comments) == 1 and len(fake.check_runs) == 1
+
+
+def test_workflow_dispatch_posts_on_the_selected_pr_head(tmp_path: Path, fake: FakeGitHub) -> None:
+    env = make_env(tmp_path, fake, "workflow_dispatch", pr_number="2")
+    run(env, FakeAudit())
+    assert any(r["path"].endswith("/pulls/2") for r in fake.requests)
+    (check,) = fake.check_runs.values()
+    assert check["head_sha"] == HEAD
+    assert [c["issue"] for c in fake.comments.values()] == [2]
+
+
+def test_push_audits_the_pushed_commit_without_comment(tmp_path: Path, fake: FakeGitHub) -> None:
+    run(make_env(tmp_path, fake, "push"), FakeAudit())
+    assert not fake.comments
+    assert [c["head_sha"] for c in fake.check_runs.values()] == [HEAD]
+
+
+def test_enterprise_api_url(tmp_path: Path) -> None:
+    with FakeGitHub(prefix="/api/v3") as fake:
+        fake.pulls[2] = HEAD
+        env = make_env(tmp_path, fake, "workflow_dispatch", pr_number="2")
+        assert env["GITHUB_API_URL"].endswith("/api/v3")
+        run(env, FakeAudit())
+    assert fake.violations == [] and len(fake.check_runs) == 1 and len(fake.comments) == 1
+    assert all(r["path"].startswith("/repos/") for r in fake.requests)
+
+
+def test_comment_can_be_turned_off(tmp_path: Path, fake: FakeGitHub) -> None:
+    run(make_env(tmp_path, fake, comment="false"), FakeAudit())
+    assert not fake.comments and len(fake.check_runs) == 1
+
+
+def test_publish_failure_keeps_the_verdict_and_its_status(
+    tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake.fail("POST", r"/check-runs$", 422, message="Validation Failed")
+    assert run(make_env(tmp_path, fake), FakeAudit(exit_code=1)) == 1
+    assert "::warning::Courtroom could not publish" in capsys.readouterr().out
+    assert outputs(tmp_path)["conclusion"] == "failure"
+
+
+def test_critical_audit_fails_the_check(tmp_path: Path, fake: FakeGitHub) -> None:
+    def broken(request: AuditRequest) -> Outcome:
+        return Outcome(None, 3, error="no judge could take part")
+
+    assert action(config_from_env(make_env(tmp_path, fake)), publisher_factory, broken) == 3
+    runs = [r for r in fake.check_runs.values() if r["output"]["title"].startswith("The audit")]
+    assert runs and runs[0]["conclusion"] == "failure"
+    assert "did not complete" in (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.parametrize("token", ["", "   "])
+def test_missing_token_is_one_clear_line(
+    tmp_path: Path, fake: FakeGitHub, token: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = make_env(tmp_path, fake)
+    env["INPUT_GITHUB-TOKEN"] = token
+    assert main(env) == 2
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and "github-token" in out[0] and out[0].startswith("::error::")
+    assert not fake.requests
+
+
+def test_bad_inputs_exit_2(tmp_path: Path, fake: FakeGitHub) -> None:
+    for key, value in [
+        ("INPUT_FAIL-BELOW", "high"),
+        ("INPUT_FAIL-BELOW", "7"),
+        ("INPUT_COMMENT", "maybe"),
+        ("INPUT_PR-NUMBER", "x"),
+    ]:
+        env = make_env(tmp_path, fake, "workflow_dispatch")
+        env[key] = value
+        assert main(env) == 2, key
+    env = make_env(tmp_path, fake, "workflow_dispatch", pr_number="404")
+    assert main(env) == 2  # the PR does not exist: said once, no traceback
+
+
+def test_dockerfile_installs_this_repository_and_matches_action_yml() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    action_yml = (ROOT / "action.yml").read_text()
+    assert re.search(r"^FROM python:3\.11-slim", dockerfile, re.M)
+    assert re.search(r"^COPY \. /opt/courtroom\b", dockerfile, re.M)
+    assert re.search(r"pip install[^\n]*/opt/courtroom", dockerfile)
+    assert "git" in dockerfile and not re.search(r"^(WORKDIR|USER)\b", dockerfile, re.M)
+    entry = re.search(r'^ENTRYPOINT \["python", "(/opt/courtroom/[^"]+)"\]', dockerfile, re.M)
+    assert entry and (ROOT / Path(entry.group(1)).relative_to("/opt/courtroom")).is_file()
+    assert "using: docker" in action_yml.replace("'", "").replace('"', "")
+    assert re.search(r"image:\s*['\"]?Dockerfile", action_yml)
+    for name in (
+        "github-token",
+        "anthropic-api-key",
+        "model",
+        "rubric",
+        "pdf",
+        "fail-below",
+        "pr-number",
+        "check-name",
+        "comment",
+    ):
+        assert re.search(rf"^  {name}:", action_yml, re.M), name
+    for name in ("score", "conclusion", "report-path"):
+        assert re.search(rf"^  {name}:", action_yml, re.M), name

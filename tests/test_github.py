@@ -1,0 +1,199 @@
+"""Publisher against the contract-validating fake GitHub: comments, check runs, retries."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fakes.github_server import CONTRACT, FakeGitHub, validate
+from verdict_builders import make_verdict
+
+from courtroom.errors import PublishError
+from courtroom.github import Publisher, ReadOnlyTokenError
+from courtroom.github_annotations import (
+    escape_data,
+    escape_property,
+    findings,
+    parse_location,
+    workflow_command,
+    workflow_commands,
+)
+from courtroom.github_state import COMMENT_MARKER
+
+pytestmark = pytest.mark.skipif(
+    not CONTRACT.exists(),
+    reason=f"GitHub REST contract not found at {CONTRACT} (shared/ beside the clone)",
+)
+SHA = "4b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c"
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeGitHub]:
+    with FakeGitHub() as server:
+        yield server
+    assert server.violations == []
+
+
+@pytest.fixture
+def sleeps() -> list[float]:
+    return []
+
+
+def publisher(fake: FakeGitHub, sleeps: list[float], **kwargs: object) -> Publisher:
+    return Publisher(
+        "ghs_test", fake.api_url, fake.repo, throttle=False, sleep=sleeps.append, **kwargs
+    )  # type: ignore[arg-type]
+
+
+def check(pub: Publisher, n: int = 0, conclusion: str = "failure") -> int:
+    notes = findings(make_verdict(findings=n))
+    return pub.publish_check_run(
+        name="courtroom",
+        head_sha=SHA,
+        conclusion=conclusion,
+        title="t",
+        summary="s",
+        text="x",
+        annotations=notes,
+    )
+
+
+def test_sticky_comment_is_created_once_then_edited(fake: FakeGitHub, sleeps: list[float]) -> None:
+    fake.comments[1] = {"issue": 7, "body": "LGTM from a human"}
+    pub = publisher(fake, sleeps)
+    pub.upsert_comment(7, f"{COMMENT_MARKER}\nfirst")
+    pub.upsert_comment(7, f"{COMMENT_MARKER}\nsecond")
+    ours = [c for c in fake.comments.values() if COMMENT_MARKER in c["body"]]
+    assert len(ours) == 1 and ours[0]["body"].endswith("second")
+    assert len(fake.writes("POST")) == 1 and len(fake.writes("PATCH")) == 1
+
+
+def test_marker_found_past_the_first_page(fake: FakeGitHub, sleeps: list[float]) -> None:
+    for i in range(1, 46):
+        fake.comments[i] = {"issue": 7, "body": f"chatter {i}"}
+    fake.comments[46] = {"issue": 7, "body": f"{COMMENT_MARKER}\nold"}
+    pub = publisher(fake, sleeps)
+    found = pub.find_comment(7)
+    assert found is not None and found.id == 46
+    pub.upsert_comment(7, f"{COMMENT_MARKER}\nnew")
+    assert fake.comments[46]["body"].endswith("new") and not fake.writes("POST")
+
+
+def test_120_findings_are_annotated_in_batches_of_50(fake: FakeGitHub, sleeps: list[float]) -> None:
+    run_id = check(publisher(fake, sleeps), n=120)
+    run = fake.check_runs[run_id]
+    sizes = [len((r["body"].get("output") or {}).get("annotations") or []) for r in fake.writes()]
+    assert max(sizes) <= 50 and sum(sizes) == len(run["annotations"]) >= 120
+    assert [r["method"] for r in fake.writes()] == ["POST", "PATCH", "PATCH"]
+    assert run["head_sha"] == SHA and run["conclusion"] == "failure" and run["name"] == "courtroom"
+    assert all(
+        a["annotation_level"] in ("notice", "warning", "failure") for a in run["annotations"]
+    )
+
+
+def test_flaky_502_on_create_is_retried_without_duplicates(
+    fake: FakeGitHub, sleeps: list[float]
+) -> None:
+    fake.fail("POST", r"/check-runs$", 502, times=2, message="Bad Gateway")
+    run_id = check(publisher(fake, sleeps, backoff=0.5))
+    assert list(fake.check_runs) == [run_id]
+    assert sleeps == [0.5, 1.0]
+
+
+def test_flaky_502_on_annotation_patch_is_retried(fake: FakeGitHub, sleeps: list[float]) -> None:
+    fake.fail("PATCH", r"/check-runs/\d+$", 502)
+    run_id = check(publisher(fake, sleeps), n=60)
+    assert len(fake.check_runs[run_id]["annotations"]) >= 60 and len(sleeps) == 1
+
+
+def test_secondary_rate_limit_waits_as_told(fake: FakeGitHub, sleeps: list[float]) -> None:
+    fake.fail(
+        "POST",
+        r"/comments$",
+        403,
+        headers={"retry-after": "7"},
+        message="You have exceeded a secondary rate limit",
+    )
+    fake.fail("POST", r"/comments$", 429, headers={"retry-after": "2"})
+    publisher(fake, sleeps).upsert_comment(3, COMMENT_MARKER)
+    assert sleeps == [7.0, 2.0] and len(fake.comments) == 1
+
+
+def test_read_only_token_is_reported_as_such(fake: FakeGitHub, sleeps: list[float]) -> None:
+    fake.read_only = True
+    with pytest.raises(ReadOnlyTokenError):
+        publisher(fake, sleeps).upsert_comment(3, COMMENT_MARKER)
+    assert sleeps == []
+
+
+def test_client_errors_are_not_retried_and_server_errors_give_up(
+    fake: FakeGitHub, sleeps: list[float]
+) -> None:
+    pub = publisher(fake, sleeps, attempts=3)
+    with pytest.raises(PublishError, match="HTTP 404"):
+        pub.pull_head_sha(99)
+    assert sleeps == []
+    fake.fail("POST", r"/check-runs$", 500, times=10)
+    with pytest.raises(PublishError, match="HTTP 500"):
+        check(pub)
+    assert len(sleeps) == 2 and any("retry 2/3" in line for line in pub.log)
+
+
+def test_enterprise_api_prefix(sleeps: list[float]) -> None:
+    with FakeGitHub(prefix="/api/v3") as fake:
+        fake.pulls[5] = SHA
+        pub = publisher(fake, sleeps)
+        assert pub.pull_head_sha(5) == SHA
+        pub.upsert_comment(5, COMMENT_MARKER)
+        check(pub, n=3)
+    assert all(r["path"].startswith("/repos/") for r in fake.requests)
+    assert fake.violations == [] and len(fake.check_runs) == 1
+
+
+def test_fake_enforces_the_contract() -> None:
+    ops = FakeGitHub.__new__(FakeGitHub)
+    from fakes.github_server import load_operations
+
+    ops.operations = load_operations()
+    schema = ops.operation("POST", "/repos/o/r/check-runs")["requestBody"]["content"][
+        "application/json"
+    ]["schema"]
+    note = {
+        "path": "a.py",
+        "start_line": 1,
+        "end_line": 1,
+        "annotation_level": "failure",
+        "message": "m",
+    }
+    good = {
+        "name": "c",
+        "head_sha": SHA,
+        "status": "completed",
+        "conclusion": "success",
+        "output": {"title": "t", "summary": "s", "annotations": [note] * 50},
+    }
+    assert validate(good, schema) == []
+    assert validate({**good, "output": {**good["output"], "annotations": [note] * 51}}, schema)
+    assert validate({**good, "conclusion": "passed"}, schema)
+    assert validate({"name": "c", "head_sha": SHA, "status": "completed"}, schema)
+    assert validate({**good, "output": {"title": "t", "summary": "x" * 65536}}, schema)
+
+
+def test_findings_and_locations() -> None:
+    notes = findings(make_verdict(findings=120))
+    assert len(notes) >= 120
+    assert notes[0].level == "failure"  # most severe first
+    assert all(not n.path.startswith("pdf") for n in notes)
+    assert parse_location("src/a.py:12-14") == ("src/a.py", 12, 14)
+    assert parse_location("pdf:page 3") is None and parse_location("3f9c2ab") is None
+
+
+def test_workflow_commands_are_escaped() -> None:
+    assert escape_data("50%\r\nnext") == "50%25%0D%0Anext"
+    assert escape_property("a:b,c") == "a%3Ab%2Cc"
+    note = findings(make_verdict(findings=1))[0]
+    line = workflow_command(note)
+    assert line.startswith("::error file=pkg/mod000.py,line=1,endLine=1,title=")
+    assert "\n" not in line
+    many = workflow_commands(findings(make_verdict(findings=80)), limit=50)
+    assert len(many) == 51 and many[-1].startswith("::notice::")
