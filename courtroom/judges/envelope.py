@@ -35,7 +35,7 @@ MAX_CONTENT = 4000
 #: Longest peer argument shown during a hearing (untrusted and length-limited by design).
 MAX_PEER_ARGUMENT = 600
 
-_TURN_MARKER = re.compile(r"(?im)^([ \t>#*_-]*)(human|assistant|system|user)(\s*):")
+_TURN_MARKER = re.compile(r"(?im)^([ \t>#*_-]*)(human|assistant|system)(\s*):")
 _CACHE = {"type": "ephemeral"}
 
 

@@ -47,8 +47,13 @@ class Recorded:
         return json.loads(self.raw)
 
 
-def message(text: str, *, model: str = "claude-sonnet-5-5", stop: str = "end_turn",
-            usage: dict[str, int] | None = None) -> dict[str, Any]:
+def message(
+    text: str,
+    *,
+    model: str = "claude-sonnet-5-5",
+    stop: str = "end_turn",
+    usage: dict[str, int] | None = None,
+) -> dict[str, Any]:
     """A Messages API response body with one text block."""
     return {
         "id": f"msg_{uuid.uuid4().hex[:24]}",
@@ -58,22 +63,34 @@ def message(text: str, *, model: str = "claude-sonnet-5-5", stop: str = "end_tur
         "content": [{"type": "text", "text": text}],
         "stop_reason": stop,
         "stop_sequence": None,
-        "usage": usage or {"input_tokens": 900, "output_tokens": 180,
-                           "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
+        "usage": usage
+        or {
+            "input_tokens": 900,
+            "output_tokens": 180,
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0,
+        },
     }
 
 
 def opinion_text(score: int = 3, cited: list[str] | None = None, **extra: Any) -> str:
     """The JSON text of a valid opinion."""
-    body = {"score": score, "argument": f"Scored {score} on the facts cited.",
-            "cited_evidence": cited or ["NO_EVIDENCE"], **extra}
+    body = {
+        "score": score,
+        "argument": f"Scored {score} on the facts cited.",
+        "cited_evidence": cited or ["NO_EVIDENCE"],
+        **extra,
+    }
     return json.dumps(body)
 
 
 def error(status: int, kind: str, text: str, headers: dict[str, str] | None = None) -> Reply:
     """An API error in the real error format."""
-    body = {"type": "error", "error": {"type": kind, "message": text},
-            "request_id": f"req_{uuid.uuid4().hex[:24]}"}
+    body = {
+        "type": "error",
+        "error": {"type": kind, "message": text},
+        "request_id": f"req_{uuid.uuid4().hex[:24]}",
+    }
     return Reply(status=status, body=body, headers=headers or {})
 
 
@@ -84,6 +101,13 @@ def shown_ids(body: dict[str, Any]) -> list[str]:
         if found:
             return [item["id"] for item in json.loads(found.group(1))["items"]]
     return []
+
+
+class _Server(ThreadingHTTPServer):
+    # 30 judges connect at once: the default backlog of 5 would drop SYNs and add
+    # a one-second retransmit to the measured latency.
+    request_queue_size = 128
+    daemon_threads = True
 
 
 class FakeAnthropic:
@@ -98,9 +122,10 @@ class FakeAnthropic:
         self.latencies: list[float] = []
         self._prefixes: set[str] = set()
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._server = _Server(("127.0.0.1", 0), self._handler())
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     @property
     def url(self) -> str:
@@ -128,12 +153,20 @@ class FakeAnthropic:
             first = prefix not in self._prefixes
             self._prefixes.add(prefix)
         shared = len(prefix) // 4
-        usage = {"input_tokens": 150, "output_tokens": 160,
-                 "cache_creation_input_tokens": shared if first else 0,
-                 "cache_read_input_tokens": 0 if first else shared}
-        return Reply(body=message(opinion_text(3, ids[:1] or None), usage=usage,
-                                  model=body.get("model", "claude-sonnet-5-5")),
-                     delay=self.latency)
+        usage = {
+            "input_tokens": 150,
+            "output_tokens": 160,
+            "cache_creation_input_tokens": shared if first else 0,
+            "cache_read_input_tokens": 0 if first else shared,
+        }
+        return Reply(
+            body=message(
+                opinion_text(3, ids[:1] or None),
+                usage=usage,
+                model=body.get("model", "claude-sonnet-5-5"),
+            ),
+            delay=self.latency,
+        )
 
     def _next(self, body: dict[str, Any]) -> Reply:
         with self._lock:
@@ -162,8 +195,9 @@ class FakeAnthropic:
                     reply = fake._next(json.loads(raw))
                     if reply.delay:
                         time.sleep(reply.delay)
-                    payload = (reply.body if isinstance(reply.body, str)
-                               else json.dumps(reply.body)).encode()
+                    payload = (
+                        reply.body if isinstance(reply.body, str) else json.dumps(reply.body)
+                    ).encode()
                     self.send_response(reply.status)
                     self.send_header("content-type", "application/json")
                     self.send_header("content-length", str(len(payload)))

@@ -1,0 +1,194 @@
+"""The Claude backend against a local fake of the Messages API: faults, retries, concurrency."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fakes.anthropic_server import Reply, error, message, opinion_text, shown_ids
+
+from courtroom.errors import JudgeError, JudgeOutputError, JudgeTransportError
+from courtroom.judges import JudgeBench, OpinionCache, make_backend
+from courtroom.judges.anthropic_backend import AnthropicBackend
+from courtroom.judges.base import JudgeRequest
+from courtroom.models import FALLBACK_ARGUMENT, JUDGES
+
+from .conftest import SECRET, dimension, mixed_evidence
+
+SAMPLING = {"temperature", "top_p", "top_k"}
+
+
+def request(persona="Prosecutor", evidence=None, **kw) -> JudgeRequest:
+    ev = mixed_evidence() if evidence is None else evidence
+    return JudgeRequest(persona=persona, dimension=dimension(), evidence=ev, **kw)
+
+
+def keys_anywhere(value) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in keys_anywhere(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in keys_anywhere(v)}
+    return set()
+
+
+def assert_clean(fake) -> None:
+    """No sampling parameter and no secret anywhere but the auth header."""
+    assert fake.requests
+    for rec in fake.requests:
+        assert not SAMPLING & keys_anywhere(rec.json)
+        assert SECRET not in rec.raw.decode()
+        carriers = [k.lower() for k, v in rec.headers.items() if SECRET in v]
+        assert carriers and set(carriers) <= {"x-api-key", "authorization"}
+
+
+def test_valid_answer_becomes_an_opinion(fake, claude):
+    cited = [mixed_evidence()[0].id, "not-a-real-id"]
+    fake.enqueue(Reply(body=message(opinion_text(2, cited, charges=["shell injection"]))))
+    opinion, usage = claude.opine(request())
+    assert opinion.score == 2 and opinion.judge == "Prosecutor"
+    assert opinion.cited_evidence == cited  # kept exactly, hallucinations included
+    assert opinion.charges == ["shell injection"] and not opinion.fallback
+    assert usage.input_tokens == 900 and usage.output_tokens == 180
+    body = fake.requests[0].json
+    assert body["model"] == "claude-sonnet-5-5" and body["max_tokens"] <= 32000
+    assert body["output_config"]["format"]["type"] == "json_schema"
+    assert body["system"][0]["cache_control"] == {"type": "ephemeral"}
+    assert body["messages"][0]["content"][0]["cache_control"] == {"type": "ephemeral"}
+    headers = {k.lower(): v for k, v in fake.requests[0].headers.items()}
+    assert headers["anthropic-version"] == claude.api_version == "2026-10-21"
+    assert headers["x-stainless-retry-count"] == "0"
+    assert_clean(fake)
+
+
+def test_only_the_criterion_evidence_is_sent(fake, claude):
+    evidence = mixed_evidence()[:2]
+    claude.opine(request(evidence=evidence))
+    assert shown_ids(fake.requests[0].json) == [e.id for e in evidence]
+
+
+def test_invalid_json_once_then_valid(fake, claude):
+    fake.enqueue(Reply(body=message("{score: 4, oops")),
+                 Reply(body=message(opinion_text(4, ["NO_EVIDENCE"]))))
+    opinion, usage = claude.opine(request())
+    assert opinion.score == 4 and usage.output_retries == 1
+    assert len(fake.requests) == 2
+    retry_turns = fake.requests[1].json["messages"]
+    assert [m["role"] for m in retry_turns] == ["user", "assistant", "user"]
+    assert retry_turns[1]["content"] == "{score: 4, oops"
+    assert "not valid JSON" in retry_turns[2]["content"]
+    assert usage.input_tokens == 1800  # both attempts are paid for and counted
+
+
+def test_schema_violation_three_times_falls_back(fake, claude, tmp_path):
+    bad = Reply(body=message(json.dumps({"score": 9, "argument": "", "cited_evidence": []})))
+    fake.enqueue(bad, bad, bad)
+    with pytest.raises(JudgeOutputError, match="schema violation"):
+        claude.opine(request())
+    assert len(fake.requests) == 3
+    assert "score" in fake.requests[2].json["messages"][-1]["content"]
+
+    fake.enqueue(bad, bad, bad)
+    bench = JudgeBench(claude, cache=OpinionCache(tmp_path))
+    [(opinion, _usage)] = bench.judge([request("Defense")])
+    assert opinion.fallback and opinion.score == 3 and opinion.argument == FALLBACK_ARGUMENT
+    assert opinion.cited_evidence == [] and opinion.charges is None
+    assert opinion.mitigations is None and opinion.remediation is None
+    assert bench.failures and "JudgeOutputError" in bench.failures[0]
+    assert not list(tmp_path.rglob("*.json"))  # a fallback is never cached
+
+
+def test_timeout_backs_off_then_succeeds(fake, sleeps):
+    backend = AnthropicBackend(api_key=SECRET, base_url=fake.url, timeout=0.3, sleep=sleeps)
+    fake.enqueue(Reply(body=message(opinion_text(3)), delay=1.0))
+    opinion, usage = backend.opine(request())
+    assert opinion.score == 3 and usage.transport_retries == 1
+    assert len(sleeps) == 1 and 1.0 <= sleeps[0] <= 1.5  # first exponential step
+
+
+def test_429_honours_retry_after(fake, claude, sleeps):
+    fake.enqueue(error(429, "rate_limit_error", "slow down", {"retry-after": "7"}))
+    opinion, usage = claude.opine(request())
+    assert not opinion.fallback and usage.transport_retries == 1
+    assert sleeps == [7.0]
+
+
+def test_overloaded_gives_up_after_two_retries(fake, claude, sleeps):
+    busy = error(529, "overloaded_error", "Overloaded")
+    fake.enqueue(busy, busy, busy)
+    with pytest.raises(JudgeTransportError, match="529 after 2 retries"):
+        claude.opine(request())
+    assert len(fake.requests) == 3 and len(sleeps) == 2 and sleeps[1] > sleeps[0]
+
+
+def test_bad_request_is_not_retried(fake, claude, sleeps):
+    fake.enqueue(error(400, "invalid_request_error", "temperature is not supported"))
+    with pytest.raises(JudgeError, match="HTTP 400") as info:
+        claude.opine(request())
+    assert not isinstance(info.value, JudgeTransportError)
+    assert len(fake.requests) == 1 and sleeps == []
+
+
+def test_thirty_concurrent_calls_overlap(fake):
+    fake.latency = 0.2
+    backend = make_backend("anthropic", model=None, api_key=SECRET, base_url=fake.url,
+                           timeout=10.0)
+    requests = [
+        JudgeRequest(persona=p, dimension=dimension(f"crit_{i}"), evidence=mixed_evidence())
+        for i in range(10)
+        for p in JUDGES
+    ]
+    bench = JudgeBench(backend, max_workers=30)
+    answers = bench.judge(requests)
+    assert [(o.criterion_id, o.judge) for o, _ in answers] == [
+        (r.dimension.id, r.persona) for r in requests
+    ]
+    assert len(fake.requests) == 30 and fake.max_in_flight > 1
+    usage = bench.usage
+    assert usage.calls == 30 and usage.cache_write_tokens > 0 and usage.cache_read_tokens > 0
+    assert usage.estimated_cost_usd > 0 and usage.api_version == "2026-10-21"
+    assert_clean(fake)
+
+
+def test_second_identical_audit_makes_zero_calls(fake, claude, tmp_path):
+    requests = [request(p) for p in JUDGES]
+    first = JudgeBench(claude, cache=OpinionCache(tmp_path)).judge(requests)
+    assert len(fake.requests) == 3
+    bench = JudgeBench(claude, cache=OpinionCache(tmp_path))
+    again = bench.judge(requests)
+    assert len(fake.requests) == 3 and bench.usage.cached_opinions == 3
+    assert bench.usage.calls == 0
+    assert [o for o, _ in again] == [o for o, _ in first]
+    # --no-cache asks again (and refreshes the stored opinions).
+    JudgeBench(claude, cache=OpinionCache(tmp_path, read=False)).judge(requests)
+    assert len(fake.requests) == 6
+
+
+def test_cache_key_changes_with_evidence_and_model(tmp_path):
+    cache = OpinionCache(tmp_path)
+    base = cache.key(request(), "anthropic:a")
+    assert base == cache.key(request(), "anthropic:a")
+    assert base != cache.key(request(), "anthropic:b")
+    assert base != cache.key(request(evidence=mixed_evidence()[:3]), "anthropic:a")
+    assert base != cache.key(request("Defense"), "anthropic:a")
+
+
+def test_no_environment_secret_reaches_a_request(fake, claude, monkeypatch):
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_shouldneverleave000000000000")
+    claude.opine(request())
+    raw = fake.requests[0].raw.decode()
+    assert "ghp_shouldneverleave" not in raw and "GITHUB_TOKEN" not in raw
+    assert_clean(fake)
+
+
+def test_trace_records_calls_without_prompt_text(fake, claude):
+    from courtroom.trace import Trace
+
+    trace = Trace()
+    fake.enqueue(Reply(body=message("nope")), Reply(body=message(opinion_text(4))))
+    JudgeBench(claude, trace=trace).judge([request()])
+    exit_event = next(e for e in trace.events if e["event"] == "exit")
+    assert exit_event["output_retries"] == 1 and exit_event["score"] == 4
+    assert exit_event["input_tokens"] == 1800 and exit_event["seconds"] >= 0
+    dumped = json.dumps(trace.events)
+    assert SECRET not in dumped and "Critical reading" not in dumped
+    assert "PROSECUTOR" not in dumped and "os.system" not in dumped
