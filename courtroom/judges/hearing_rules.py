@@ -59,6 +59,12 @@ def answers(request: EvidenceRequest, evidence: Iterable[Evidence]) -> list[Evid
     return hits
 
 
+def _superseded(item: Evidence, answered: Iterable[EvidenceRequest]) -> bool:
+    """Whether a not-found fact sits where an answered request pointed."""
+    path = item.location.split(":", 1)[0]
+    return any(r.path == path or (r.symbol and r.symbol in item.goal) for r in answered)
+
+
 def _requests_for(facts: Facts) -> list[EvidenceRequest]:
     """One request per fact the detectives looked for and did not find."""
     asked: list[EvidenceRequest] = []
@@ -87,8 +93,12 @@ def revise(request: JudgeRequest) -> JudicialOpinion:
     }
     pending = list(previous.evidence_requests or [])
     raised = pending + [r for p in request.peers for r in (p.evidence_requests or [])]
-    if any(answers(r, request.evidence) for r in raised):
-        fields = LENSES[request.persona](request.dimension, facts)
+    answered = [r for r in raised if answers(r, request.evidence)]
+    if answered:
+        # The second look supersedes the first: a "not found" at a path the remand has
+        # now found something at no longer counts against the submission.
+        kept = [e for e in request.evidence if e.found or not _superseded(e, answered)]
+        fields = LENSES[request.persona](request.dimension, Facts(tuple(kept)))
         pending = [r for r in pending if not answers(r, request.evidence)]
         notes.append("the evidence the court asked for arrived, so I re-read all of it")
 
