@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from courtroom import court_rules as rules
 from courtroom.detectives.base import Case
@@ -41,9 +41,7 @@ REMAND_HANDOFFS = 2
 class Bench(Protocol):
     """What the court needs of the judge bench: the same fan-out the first round used."""
 
-    def judge(
-        self, requests: list[JudgeRequest], *args: Any, **kwargs: Any
-    ) -> list[tuple[JudicialOpinion, JudgeUsage]]:
+    def judge(self, requests: list[JudgeRequest]) -> list[tuple[JudicialOpinion, JudgeUsage]]:
         """Answer every request, in order."""
         ...
 
@@ -171,10 +169,6 @@ class _Session:
                          variance=rules.variance(self.final_opinions()))
         return kind
 
-    def expired(self) -> bool:
-        """Whether this criterion's wall-clock TTL has run out."""
-        return self.clock() - self._start > self.limits.ttl_seconds
-
     def hear(self) -> None:
         """Hearing rounds, with remands when judges name missing evidence, then a ruling."""
         self._start = self.clock()
@@ -182,7 +176,7 @@ class _Session:
         held = 0
         reason: MistrialReason | None = None
         while True:
-            if self.expired():
+            if self.clock() - self._start > self.limits.ttl_seconds:
                 reason = "time_exhausted"
                 break
             stage, new_ids = "hearing", []
