@@ -36,17 +36,25 @@ MAX_CONTENT = 4000
 MAX_PEER_ARGUMENT = 600
 
 _TURN_MARKER = re.compile(r"(?im)^([ \t>#*_-]*)(human|assistant|system)(\s*):")
+#: Credential shapes a submission may have committed: never forwarded to a third party.
+_CREDENTIAL = re.compile(
+    r"sk-ant-[A-Za-z0-9_-]{8,}|sk-[A-Za-z0-9]{20,}|gh[pousr]_[A-Za-z0-9]{20,}"
+    r"|github_pat_[A-Za-z0-9_]{20,}|AKIA[0-9A-Z]{16}|xox[abpr]-[A-Za-z0-9-]{10,}"
+    r"|-----BEGIN [A-Z ]*PRIVATE KEY-----"
+)
 _CACHE = {"type": "ephemeral"}
 
 
 def neutralise(text: str) -> str:
-    """Defuse conversation-turn look-alikes in untrusted text (angle brackets go in encode)."""
+    """Defuse turn look-alikes and redact credentials in untrusted text (brackets: encode)."""
+    text = _CREDENTIAL.sub("[redacted credential]", text)
     return _TURN_MARKER.sub(lambda m: f"{m.group(1)}{m.group(2)} (quoted){m.group(3)}:", text)
 
 
 def encode_data(value: Any) -> str:
     """JSON-encode data for a data block: every < and > escaped, so no tag can be formed."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1)
+    # Compact: whitespace would be paid for as tokens on every call.
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e")
 
 
