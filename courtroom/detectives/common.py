@@ -1,0 +1,62 @@
+"""Small helpers every detective shares: hostile-text truncation and tag names."""
+
+from __future__ import annotations
+
+import re
+
+from courtroom.models import Evidence
+
+# Artifact tags (one per evidence item) and the topic tags of docs/ARCHITECTURE.md.
+REPO = "github_repo"
+PDF = "pdf_report"
+IMAGES = "pdf_images"
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+
+
+def clip(text: str, limit: int = 300) -> str:
+    """Hostile text as inert data: control and bidi characters removed, length capped."""
+    cleaned = _CONTROL.sub("", text)
+    if len(cleaned) <= limit:
+        return cleaned
+    return cleaned[: max(0, limit - 1)].rstrip() + "…"
+
+
+def one_line(text: str, limit: int = 120) -> str:
+    """Hostile text squeezed onto one line, capped."""
+    return clip(" ".join(text.split()), limit)
+
+
+def make(
+    detective: str,
+    goal: str,
+    found: bool,
+    location: str,
+    rationale: str,
+    confidence: float,
+    tags: tuple[str, ...] | list[str],
+    content: str | None = None,
+) -> Evidence:
+    """Shorthand for ``Evidence.make`` with confidence clamped to 0..1."""
+    return Evidence.make(
+        detective=detective,
+        goal=goal,
+        found=found,
+        location=location,
+        rationale=rationale,
+        confidence=min(1.0, max(0.0, confidence)),
+        content=content,
+        tags=tuple(tags),
+    )
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    """Word-set Jaccard similarity (1.0 for two empty sets)."""
+    if not a and not b:
+        return 1.0
+    return len(a & b) / len(a | b)
+
+
+def words(text: str) -> set[str]:
+    """Lower-cased words of three letters or more."""
+    return {w for w in re.findall(r"[a-z][a-z'-]{2,}", text.lower())}

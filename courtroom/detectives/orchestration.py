@@ -1,0 +1,113 @@
+"""The graph detective: StateGraph wiring, fan-out/fan-in, parallel roles, error routing."""
+
+from __future__ import annotations
+
+from courtroom.detectives.base import Case, detective
+from courtroom.detectives.common import REPO, make
+from courtroom.detectives.graph import (
+    DETECTIVE_NAME,
+    JUDGE_NAME,
+    GraphFacts,
+    graph_facts,
+    mermaid,
+)
+from courtroom.detectives.parsing import source_index
+from courtroom.detectives.source import no_python
+from courtroom.models import Evidence
+
+NAME = "graph"
+TAGS = (REPO, "graph")
+
+
+@detective(NAME)
+def orchestration(case: Case) -> list[Evidence]:
+    """Evidence about the StateGraph: builders, wiring, parallel branches and routers."""
+    ws = case.workspace
+    index = source_index(ws)
+    if not index.files:
+        return [no_python(NAME, "StateGraph orchestration", index,
+                          ("graph", "parallelism", "conditional"))]
+    facts = graph_facts(ws)
+    if not facts.builders and not facts.nodes:
+        return [make(NAME, "StateGraph orchestration", False, ".",
+                     f"No StateGraph(...) construction or add_node call in "
+                     f"{len(index.files)} Python files.", 0.85,
+                     (*TAGS, "parallelism", "conditional", "missing"))]
+    first = facts.builders[0][0] if facts.builders else next(iter(facts.nodes.values()))
+    out = [make(NAME, "StateGraph builders", bool(facts.builders), first,
+                f"{len(facts.builders)} StateGraph(...) construction(s); "
+                f"{len(facts.nodes)} nodes and {len(facts.edges)} edges wired across "
+                f"{len({loc.split(':')[0] for loc in facts.nodes.values()})} file(s).", 0.95,
+                TAGS, content="\n".join(f"{loc} StateGraph({state})"
+                                        for loc, state in facts.builders[:10]) or None),
+           make(NAME, "Extracted orchestration graph (Mermaid)", True, first,
+                "Built from add_node/add_edge/add_conditional_edges calls; names resolved "
+                "from literals and string constants; dotted edges are conditional.", 0.9,
+                (*TAGS, "parallelism"), content=mermaid(facts))]
+    out += _parallel(facts, first)
+    out += _conditional(facts, first)
+    return out
+
+
+def _edge_loc(facts_edges: list[tuple[str, str, str]], src: str, fallback: str) -> str:
+    for s, _t, loc in facts_edges:
+        if s == src:
+            return loc
+    return fallback
+
+
+def _parallel(facts: GraphFacts, first: str) -> list[Evidence]:
+    tags = (*TAGS, "parallelism")
+    plain = [(e.source, e.target, e.location) for e in facts.edges if not e.conditional]
+    joins = [(e.target, e.source, e.location) for e in facts.edges if not e.conditional]
+    out: list[Evidence] = []
+    for src, branches in list(facts.fan_out.items())[:8]:
+        out.append(make(NAME, "Fan-out to parallel branches", True, _edge_loc(plain, src, first),
+                        f"{src} has {len(branches)} unconditional outgoing edges, which "
+                        "LangGraph runs in the same superstep (parallel).", 0.9, tags,
+                        content=f"{src} -> {', '.join(branches)}"))
+    for dst, sources in list(facts.fan_in.items())[:8]:
+        out.append(make(NAME, "Fan-in join of parallel branches", True,
+                        _edge_loc(joins, dst, first),
+                        f"{dst} waits for {len(sources)} incoming branches.", 0.9, tags,
+                        content=f"{', '.join(sources)} -> {dst}"))
+    if not facts.fan_out:
+        out.append(make(NAME, "Fan-out to parallel branches", False, first,
+                        "No node has two or more unconditional outgoing edges; the graph "
+                        "runs as a chain" + (" (Send() calls may fan out dynamically)"
+                                             if facts.dynamic_fan_out else "."), 0.85,
+                        (*tags, "missing")))
+    for role, pattern in (("Detectives", DETECTIVE_NAME), ("Judges", JUDGE_NAME)):
+        hits = facts.branches_matching(pattern)
+        if hits:
+            src, named = hits[0]
+            out.append(make(NAME, f"{role} run in parallel", True, _edge_loc(plain, src, first),
+                            f"{src} fans out to {len(named)} {role.lower()} nodes.", 0.85, tags,
+                            content=f"{src} -> {', '.join(named)}"))
+        else:
+            names = sorted(n for n in facts.nodes if pattern.search(n))
+            out.append(make(NAME, f"{role} run in parallel", False, first,
+                            f"No fan-out point reaches two or more {role.lower()} nodes "
+                            f"(matching nodes: {', '.join(names) or 'none'}).", 0.8,
+                            (*tags, "missing")))
+    return out
+
+
+def _conditional(facts: GraphFacts, first: str) -> list[Evidence]:
+    tags = (*TAGS, "conditional")
+    if not facts.routers:
+        return [make(NAME, "Conditional edges", False, first,
+                     "No add_conditional_edges call: no routing on errors or missing evidence.",
+                     0.85, (*tags, "missing"))]
+    out = [make(NAME, "Conditional edges", True, facts.routers[0].location,
+                f"{len(facts.routers)} conditional route(s).", 0.9, tags,
+                content="\n".join(f"{e.source} -[{e.label}]-> {e.target}"
+                                  for e in facts.routers[:20]))]
+    errors = facts.error_routes
+    out.append(make(NAME, "Conditional edges route errors or missing evidence", bool(errors),
+                    errors[0].location if errors else facts.routers[0].location,
+                    ("Routes named for errors/missing data: "
+                     + ", ".join(f"{e.source}->{e.target}" for e in errors[:6])) if errors else
+                    "No conditional route's label or target mentions errors, failures, "
+                    "retries or missing evidence.", 0.75, tags))
+    return out

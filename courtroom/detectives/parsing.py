@@ -1,0 +1,197 @@
+"""Parse a workspace's Python files once with tree-sitter and share the trees.
+
+Queries live as ``.scm`` files in ``queries/`` beside this module. Trees are parsed
+once per workspace (``Workspace.memo``) so the source, security and report detectives
+reuse them instead of parsing the same files three times.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import tree_sitter
+import tree_sitter_python
+
+from courtroom.detectives.workspace import Workspace
+
+QUERY_DIR = Path(__file__).with_name("queries")
+#: Python files larger than this are listed as skipped rather than parsed.
+MAX_PARSE_BYTES = 600_000
+
+Node = tree_sitter.Node
+
+
+@functools.cache
+def language() -> tree_sitter.Language:
+    """The tree-sitter Python grammar."""
+    return tree_sitter.Language(tree_sitter_python.language())
+
+
+@functools.cache
+def query(name: str) -> tree_sitter.Query:
+    """Compile ``queries/<name>.scm`` once."""
+    text = (QUERY_DIR / f"{name}.scm").read_text(encoding="utf-8")
+    return tree_sitter.Query(language(), text)
+
+
+def matches(name: str, node: Node) -> list[dict[str, list[Node]]]:
+    """Run a named query over ``node``; one capture dict per match."""
+    cursor = tree_sitter.QueryCursor(query(name))
+    return [caps for _idx, caps in cursor.matches(node)]
+
+
+@dataclass
+class SourceFile:
+    """One parsed Python file."""
+
+    path: str
+    source: bytes
+    tree: tree_sitter.Tree
+    error_lines: list[int] = field(default_factory=list)
+
+    @property
+    def root(self) -> Node:
+        """The module node."""
+        return self.tree.root_node
+
+    def text(self, node: Node | None) -> str:
+        """The source text of ``node`` (empty for None)."""
+        if node is None:
+            return ""
+        return self.source[node.start_byte:node.end_byte].decode("utf-8", errors="replace")
+
+    def loc(self, node: Node) -> str:
+        """``path:line`` of a node, 1-based."""
+        return f"{self.path}:{node.start_point[0] + 1}"
+
+
+@dataclass
+class SourceIndex:
+    """Every parsed Python file of a workspace, plus what could not be parsed."""
+
+    files: list[SourceFile]
+    skipped: list[str]
+    python_count: int
+
+    @property
+    def with_errors(self) -> list[SourceFile]:
+        """Files whose tree holds syntax errors (tree-sitter parsed on regardless)."""
+        return [f for f in self.files if f.error_lines]
+
+
+def _error_lines(root: Node, limit: int = 5) -> list[int]:
+    if not root.has_error:
+        return []
+    lines: list[int] = []
+    stack = [root]
+    while stack and len(lines) < limit:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            lines.append(node.start_point[0] + 1)
+            continue
+        if node.has_error:
+            stack.extend(reversed(node.children))
+    return sorted(set(lines)) or [1]
+
+
+def parse_bytes(path: str, data: bytes) -> SourceFile:
+    """Parse one file's bytes (never raises on bad syntax)."""
+    parser = tree_sitter.Parser(language())
+    tree = parser.parse(data)
+    return SourceFile(path, data, tree, _error_lines(tree.root_node))
+
+
+def build_index(ws: Workspace) -> SourceIndex:
+    """Parse every Python file of the workspace."""
+    files: list[SourceFile] = []
+    skipped: list[str] = []
+    paths = ws.files((".py",))
+    for rel in paths:
+        data = ws.read_bytes(rel, limit=MAX_PARSE_BYTES)
+        if data is None or b"\x00" in data[:4096]:
+            skipped.append(rel)
+            continue
+        files.append(parse_bytes(rel, data))
+    return SourceIndex(files, skipped, len(paths))
+
+
+def source_index(ws: Workspace) -> SourceIndex:
+    """The workspace's parsed Python files, computed once and shared."""
+    return ws.memo("source_index", lambda: build_index(ws))
+
+
+def string_value(sf: SourceFile, node: Node | None) -> str | None:
+    """The value of a plain string literal (or implicit concatenation), else None.
+
+    f-strings with interpolations are not constants, so they give None.
+    """
+    if node is None:
+        return None
+    if node.type == "parenthesized_expression" and node.named_child_count == 1:
+        return string_value(sf, node.named_children[0])
+    if node.type == "concatenated_string":
+        parts = [string_value(sf, c) for c in node.named_children]
+        return None if any(p is None for p in parts) else "".join(p or "" for p in parts)
+    if node.type != "string":
+        return None
+    out: list[str] = []
+    for child in node.named_children:
+        if child.type == "interpolation":
+            return None
+        if child.type == "string_content":
+            out.append(sf.text(child))
+        elif child.type == "escape_sequence":
+            out.append(_unescape(sf.text(child)))
+    return "".join(out)
+
+
+def _unescape(seq: str) -> str:
+    simple = {"\\n": "\n", "\\t": "\t", "\\'": "'", '\\"': '"', "\\\\": "\\"}
+    return simple.get(seq, seq)
+
+
+def call_arguments(args: Node | None) -> tuple[list[Node], dict[str, Node]]:
+    """Positional and keyword argument nodes of an ``argument_list``."""
+    positional: list[Node] = []
+    keywords: dict[str, Node] = {}
+    if args is None:
+        return positional, keywords
+    for child in args.named_children:
+        if child.type == "keyword_argument":
+            name = child.child_by_field_name("name")
+            value = child.child_by_field_name("value")
+            if name is not None and value is not None and name.text is not None:
+                keywords[name.text.decode("utf-8", "replace")] = value
+        elif child.type != "comment":
+            positional.append(child)
+    return positional, keywords
+
+
+def enclosing(node: Node, types: tuple[str, ...]) -> Node | None:
+    """The nearest ancestor of one of ``types``."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type in types:
+            return parent
+        parent = parent.parent
+    return None
+
+
+def walk(node: Node) -> list[Node]:
+    """All descendants of ``node`` (pre-order, node included)."""
+    out: list[Node] = []
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        out.append(cur)
+        stack.extend(reversed(cur.children))
+    return out
+
+
+def node_text(node: Node | None) -> str:
+    """Decoded text of a node from its own bytes."""
+    if node is None or node.text is None:
+        return ""
+    return node.text.decode("utf-8", errors="replace")

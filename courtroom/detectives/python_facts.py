@@ -1,0 +1,161 @@
+"""Facts about state types, structured output and the chief justice, from tree-sitter trees."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from courtroom.detectives.parsing import (
+    Node,
+    SourceFile,
+    SourceIndex,
+    call_arguments,
+    matches,
+    node_text,
+    walk,
+)
+
+STATE_BASES = re.compile(r"\b(BaseModel|TypedDict|MessagesState)\b")
+REDUCER = re.compile(r"Annotated\s*\[(?P<inner>.+?),\s*"
+                     r"(?P<red>operator\.(?:add|ior|or_)|add_messages|"
+                     r"[A-Za-z_][\w.]*(?:merge|reduce|add)\w*)\s*\]", re.S)
+LLM_CALL = re.compile(r"\.(invoke|ainvoke|with_structured_output|generate|predict)\s*\(|"
+                      r"messages\.(create|parse)\s*\(|chat\.completions|"
+                      r"Chat(OpenAI|Anthropic)", re.S)
+RETRY = re.compile(r"tenacity|@retry|\bretry\s*\(|max_retries|for\s+\w+\s+in\s+range\([^)]*\):"
+                   r"|except\s+\(?\s*(ValidationError|OutputParserException|JudgeError)", re.S)
+
+
+@dataclass(frozen=True)
+class ClassFact:
+    """A class with its bases and annotated fields."""
+
+    name: str
+    bases: str
+    location: str
+    fields: list[str]
+    reducers: list[tuple[str, str, str]]  # (field, reducer, location)
+
+
+def classes(index: SourceIndex) -> list[ClassFact]:
+    """Every class deriving from BaseModel/TypedDict, with fields and reducers."""
+    out: list[ClassFact] = []
+    for sf in index.files:
+        for caps in matches("classes", sf.root):
+            bases = sf.text(caps["class.bases"][0]) if "class.bases" in caps else ""
+            if not STATE_BASES.search(bases):
+                continue
+            name = node_text(caps["class.name"][0])
+            fields, reducers = _fields(sf, caps["class.body"][0])
+            out.append(ClassFact(name, bases.strip("()"), sf.loc(caps["class"][0]), fields,
+                                 reducers))
+    return out
+
+
+def _fields(sf: SourceFile, body: Node) -> tuple[list[str], list[tuple[str, str, str]]]:
+    fields: list[str] = []
+    reducers: list[tuple[str, str, str]] = []
+    for stmt in body.named_children:
+        if stmt.type != "expression_statement" or not stmt.named_children:
+            continue
+        assign = stmt.named_children[0]
+        if assign.type != "assignment":
+            continue
+        left, kind = assign.child_by_field_name("left"), assign.child_by_field_name("type")
+        if left is None or kind is None:
+            continue
+        name = sf.text(left)
+        fields.append(f"{name}: {' '.join(sf.text(kind).split())[:80]}")
+        found = REDUCER.search(sf.text(kind))
+        if found:
+            reducers.append((name, found.group("red"), sf.loc(assign)))
+    return fields, reducers
+
+
+@dataclass(frozen=True)
+class CallFact:
+    """A located call of interest with a short excerpt and whether retries guard it."""
+
+    kind: str
+    location: str
+    excerpt: str
+    retried: bool
+
+
+_STRUCTURED = {"with_structured_output": "with_structured_output", "bind_tools": "bind_tools",
+               "parse": "messages.parse"}
+
+
+def structured_calls(index: SourceIndex) -> list[CallFact]:
+    """Calls that enforce structured LLM output, and whether retry handling surrounds them."""
+    out: list[CallFact] = []
+    for sf in index.files:
+        for caps in matches("calls", sf.root):
+            if "call.method" not in caps:
+                continue
+            method = node_text(caps["call.method"][0])
+            node = caps["call.method_call"][0]
+            obj = sf.text(caps["call.object"][0])
+            kind = _STRUCTURED.get(method)
+            if method == "parse" and not obj.endswith("messages"):
+                kind = None
+            if method == "create" and obj.endswith("messages"):
+                _, kw = call_arguments(caps["call.args"][0])
+                kind = "messages.create(tools=...)" if "tools" in kw else None
+            if kind is None:
+                continue
+            out.append(CallFact(kind, sf.loc(node), " ".join(sf.text(node).split())[:160],
+                                _retried(sf, node)))
+    return out
+
+
+def _retried(sf: SourceFile, node: Node) -> bool:
+    """Retry handling in the enclosing function (or its decorators), else in the file."""
+    scope: Node | None = node
+    while scope is not None and scope.type not in ("function_definition", "decorated_definition"):
+        scope = scope.parent
+    parent = scope.parent if scope is not None else None
+    if parent is not None and parent.type == "decorated_definition":
+        scope = parent
+    text = sf.text(scope) if scope is not None else sf.source.decode("utf-8", "replace")
+    return bool(RETRY.search(text)) or (".with_retry(" in text)
+
+
+@dataclass(frozen=True)
+class SynthesisFact:
+    """How a chief-justice-like function decides: rules, LLM, averaging."""
+
+    name: str
+    location: str
+    branches: int
+    rule_terms: list[str]
+    llm_calls: list[str]
+    averages: bool
+
+
+_CJ_NAME = re.compile(r"chief|justice|synthes|aggregat|verdict|final_score", re.I)
+_RULE_TERMS = ("variance", "security", "cap", "penalt", "dissent", "min(", "max(", "weight",
+               "override", "round", "hallucinat", "fact")
+
+
+def synthesis_functions(index: SourceIndex) -> list[SynthesisFact]:
+    """Functions (or methods) named like a chief justice, and how they compute the verdict."""
+    out: list[SynthesisFact] = []
+    for sf in index.files:
+        path_hit = bool(_CJ_NAME.search(sf.path))
+        for caps in matches("functions", sf.root):
+            name = node_text(caps["function.name"][0])
+            if not (_CJ_NAME.search(name) or (path_hit and not name.startswith("_"))):
+                continue
+            body = caps["function.body"][0]
+            text = sf.text(body)
+            nodes = walk(body)
+            branches = sum(1 for n in nodes if n.type in ("if_statement", "elif_clause",
+                                                          "conditional_expression"))
+            terms = sorted({t.strip("(") for t in _RULE_TERMS if t in text.lower()})
+            llm = sorted({m.group(0).strip(" (") for m in LLM_CALL.finditer(text)})
+            averages = bool(re.search(r"\bmean\s*\(|sum\s*\([^)]*\)\s*/\s*len\s*\(|"
+                                      r"average", text))
+            out.append(SynthesisFact(name, sf.loc(caps["function"][0]), branches, terms, llm,
+                                     averages))
+    return out

@@ -1,0 +1,9 @@
+; Assignments of string literals anywhere (prompt texts and their variable names).
+(assignment
+  left: (_) @prompt.target
+  right: [(string) (concatenated_string) (parenthesized_expression (string)) (parenthesized_expression (concatenated_string))] @prompt.value)
+
+; String values in dict literals keyed by a string (PROMPTS = {"prosecutor": "..."}).
+(pair
+  key: (string) @prompt.key
+  value: [(string) (concatenated_string) (parenthesized_expression (concatenated_string))] @prompt.value)
