@@ -19,6 +19,7 @@ writes can steer these rules.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -34,6 +35,7 @@ SECURITY_TAG = "security"
 DEFENSE_CEILING = 3
 #: Most requests one judge files in a round (keeps a remand targeted).
 MAX_REQUESTS = 3
+_SHA = re.compile(r"^[0-9a-f]{7,40}$")
 
 
 def _backed(opinion: JudicialOpinion, evidence: Mapping[str, Evidence], tag: str | None) -> bool:
@@ -46,13 +48,15 @@ def _backed(opinion: JudicialOpinion, evidence: Mapping[str, Evidence], tag: str
 
 
 def answers(request: EvidenceRequest, evidence: Iterable[Evidence]) -> list[Evidence]:
-    """Found evidence that answers a request: at its path, or naming its symbol."""
+    """Found evidence that answers a request: at (or naming) its path, or naming its symbol."""
     hits: list[Evidence] = []
     for item in evidence:
         if not item.found:
             continue
-        at_path = bool(request.path) and item.location.split(":", 1)[0] == request.path
+        where = item.location.split(":", 1)[0]
         text = f"{item.goal} {item.content or ''}"
+        path = (request.path or "").strip().lstrip("./").rstrip("/")
+        at_path = bool(path) and (where == path or where.endswith("/" + path) or path in text)
         names = bool(request.symbol) and str(request.symbol) in text
         if at_path or names:
             hits.append(item)
@@ -66,12 +70,15 @@ def _superseded(item: Evidence, answered: Iterable[EvidenceRequest]) -> bool:
 
 
 def _requests_for(facts: Facts) -> list[EvidenceRequest]:
-    """One request per fact the detectives looked for and did not find."""
+    """One request per repository file the detectives looked in and found nothing."""
     asked: list[EvidenceRequest] = []
-    for item in facts.missing[:MAX_REQUESTS]:
-        path = item.location.split(":", 1)[0] or None
+    for item in facts.missing:
+        path = item.location.split(":", 1)[0].strip()
+        # Only real repository paths can be looked at again (not ".", PDF pages, commits).
+        if path in ("", ".") or path.startswith("pdf") or _SHA.match(path):
+            continue
         asked.append(EvidenceRequest(path=path, question=f"Is it there after all: {item.goal}?"))
-    return asked
+    return asked[:MAX_REQUESTS]
 
 
 def revise(request: JudgeRequest) -> JudicialOpinion:
