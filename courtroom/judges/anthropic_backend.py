@@ -32,7 +32,7 @@ from tenacity import (
     wait_none,
 )
 
-from courtroom.errors import JudgeError, JudgeOutputError, JudgeTransportError
+from courtroom.errors import ConfigError, JudgeError, JudgeOutputError, JudgeTransportError
 from courtroom.judges import envelope, personas
 from courtroom.judges.base import JudgeRequest, JudgeUsage
 from courtroom.judges.digest import content_digest
@@ -113,10 +113,20 @@ class AnthropicBackend:
         self._wait = wait or BackoffWait()
         self._sleep = sleep
         # max_retries=0: the retry policy is ours (above) and shows up in the trace.
-        self._client = anthropic.Anthropic(
-            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0
-        )
-        version = self._client.default_headers.get("anthropic-version")
+        try:
+            self._client = anthropic.Anthropic(
+                api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0
+            )
+        except (anthropic.AnthropicError, TypeError, ValueError) as exc:
+            raise ConfigError(
+                f"--judges anthropic needs an API key: set ANTHROPIC_API_KEY "
+                f"({type(exc).__name__})"
+            ) from exc
+        client = self._client
+        if client.api_key is None and client.auth_token is None and client.credentials is None:
+            # Fail before any work: otherwise all 30 judges would fall back one by one.
+            raise ConfigError("--judges anthropic needs an API key: set ANTHROPIC_API_KEY")
+        version = client.default_headers.get("anthropic-version")
         self.api_version = version if isinstance(version, str) else None
 
     def opine(self, request: JudgeRequest) -> tuple[JudicialOpinion, JudgeUsage]:

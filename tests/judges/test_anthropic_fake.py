@@ -192,3 +192,21 @@ def test_trace_records_calls_without_prompt_text(fake, claude):
     dumped = json.dumps(trace.events)
     assert SECRET not in dumped and "Critical reading" not in dumped
     assert "PROSECUTOR" not in dumped and "os.system" not in dumped
+
+
+def test_missing_key_fails_fast(monkeypatch, tmp_path):
+    from courtroom.errors import ConfigError
+
+    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_PROFILE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("ANTHROPIC_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    with pytest.raises(ConfigError, match="ANTHROPIC_API_KEY"):
+        make_backend("anthropic", api_key=None, base_url="http://127.0.0.1:9", timeout=1.0)
+
+
+def test_unknown_bench_is_a_config_error():
+    from courtroom.errors import ConfigError
+
+    with pytest.raises(ConfigError):
+        make_backend("gpt", timeout=1.0)
