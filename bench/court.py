@@ -6,6 +6,7 @@ judges and the court, with a fixed per-call latency standing in for a model roun
 zero calls; only the contested criteria pay for their hearing.
 
     .venv/bin/python bench/court.py [--latency 0.25] [--contested 2] [--repeat 3]
+    .venv/bin/python bench/court.py --target . # the whole pipeline on a real repository
 """
 
 from __future__ import annotations
@@ -111,17 +112,46 @@ def audit(rubric: Rubric, pool: dict[str, Evidence], latency: float, court: bool
     )
 
 
+def pipeline(target: str, latency: float, court: bool) -> Run:
+    """The whole audit (detectives included) on a repository, judges behind the latency."""
+    import tempfile
+    from pathlib import Path
+
+    from courtroom.config import AuditConfig
+    from courtroom.pipeline import audit as run_audit
+
+    backend = SlowOffline(latency)
+    with tempfile.TemporaryDirectory() as out:
+        config = AuditConfig(target=target, out_dir=Path(out), court=court, use_cache=False)
+        started = time.perf_counter()
+        verdict = run_audit(config, backend=backend).verdict
+        seconds = time.perf_counter() - started
+    assert verdict is not None
+    return Run(
+        calls=backend.calls,
+        seconds=seconds,
+        paths={r.criterion_id: (r.court.path if r.court else "off") for r in verdict.criteria},
+        scores={r.criterion_id: r.final_score for r in verdict.criteria},
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, default=0.25, help="seconds per judge call")
     parser.add_argument("--contested", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--target", help="run the whole pipeline on this repository instead")
     args = parser.parse_args()
     rubric, pool = fixture(args.contested)
-    print(f"{CRITERIA} criteria, {args.contested} contested, {args.latency:.2f}s per call, "
+    what = f"pipeline on {args.target}" if args.target else f"{args.contested} contested"
+    print(f"{CRITERIA} criteria, {what}, {args.latency:.2f}s per call, "
           f"best and median of {args.repeat} runs")
     for court in (False, True):
-        runs = [audit(rubric, pool, args.latency, court) for _ in range(args.repeat)]
+        runs = [
+            pipeline(args.target, args.latency, court) if args.target
+            else audit(rubric, pool, args.latency, court)
+            for _ in range(args.repeat)
+        ]
         times = [r.seconds for r in runs]
         last = runs[-1]
         label = "court on " if court else "court off"
