@@ -19,10 +19,11 @@ from pydantic import SecretStr
 from courtroom.cohort.batch import BatchStatus, Mode, run_batch
 from courtroom.cohort.manifest import Row, is_url, load_manifest, shard
 from courtroom.config import AuditConfig, JudgeKind, choose_judges, env_api_key
-from courtroom.errors import EXIT_FAILURE, EXIT_OK
+from courtroom.errors import EXIT_FAILURE, EXIT_OK, UsageError
 from courtroom.rubric import default_rubric_path
 
 if TYPE_CHECKING:
+    from courtroom.judges.base import Backend
     from courtroom.pipeline import AuditOutcome
 
 
@@ -58,13 +59,13 @@ class BatchSettings:
         )
 
 
-def default_audit(config: AuditConfig) -> AuditOutcome:
+def default_audit(config: AuditConfig, backend: Backend | None = None) -> AuditOutcome:
     """Run the real pipeline; a PDF given relative to a cloned repo is found in the clone."""
     from courtroom.pipeline import audit
     from courtroom.trace import Trace
 
     if config.pdf is None or config.pdf.is_absolute() or not is_url(config.target):
-        return audit(config, trace=Trace())
+        return audit(config, trace=Trace(), backend=backend)
     from courtroom.detectives import open_workspace
 
     # The pipeline would clone the URL itself, but only the clone knows where the PDF is:
@@ -78,7 +79,7 @@ def default_audit(config: AuditConfig) -> AuditOutcome:
                 "commit": config.commit or workspace.commit,
             }
         )
-        return audit(local, trace=Trace())
+        return audit(local, trace=Trace(), backend=backend)
 
 
 def _clock(seconds: float | None) -> str:
@@ -165,18 +166,29 @@ def batch_command(args: argparse.Namespace) -> int:
     settings = settings_from_args(args, env)
     out = Path(args.out).resolve()
     print(f"courtroom: judges: {settings.judges}; {len(rows)} submissions", file=sys.stderr)
-    if getattr(args, "batch_api", False):
-        from courtroom.cohort.batch_api import run_with_batch_api
-
-        return run_with_batch_api(rows, out, settings, workers=args.workers)
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
     # Offline audits are CPU-bound Python, so only processes use both cores (see
     # bench/cohort.py); Claude judging waits on the network, where threads suffice.
     mode: Mode = "process" if settings.judges == "offline" and args.workers > 1 else "thread"
     display = _Display(sys.stderr.isatty())
     try:
-        summary = run_batch(
-            rows, out, settings, default_audit, workers=args.workers, progress=display, mode=mode
-        )
+        if getattr(args, "batch_api", False):
+            from courtroom.cohort.batch_api import run_with_batch_api
+
+            summary = run_with_batch_api(
+                rows, out, settings, workers=args.workers, progress=display
+            )
+        else:
+            summary = run_batch(
+                rows,
+                out,
+                settings,
+                default_audit,
+                workers=args.workers,
+                progress=display,
+                mode=mode,
+            )
     finally:
         display.stop()
     print(

@@ -84,7 +84,12 @@ def bench_label(config: AuditConfig) -> str:
     """The judge bench a config asks for, as verdict.json's ``bench`` field spells it."""
     if config.judges == "offline":
         return "offline"
-    return f"anthropic:{config.model or 'default'}"
+    if config.model:
+        return f"anthropic:{config.model}"
+    # Resolve the default so a change of default model invalidates stored verdicts.
+    from courtroom.judges.anthropic_backend import DEFAULT_MODEL
+
+    return f"anthropic:{DEFAULT_MODEL}"
 
 
 def batch_key(

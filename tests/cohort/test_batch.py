@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import shutil
 from pathlib import Path
 
@@ -134,3 +135,28 @@ def test_bad_manifest_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
     code = main(["batch", str(manifest), "--out", str(tmp_path / "o")])
     err = capsys.readouterr().err
     assert code == 2 and "row 2: repo is empty" in err and "Traceback" not in err
+
+
+def test_real_offline_batch_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repos = make_cohort(tmp_path / "repos", 2)
+    manifest = write_csv(
+        tmp_path / "m.csv",
+        [f"{repos[0]},,first", f"{repos[1]},missing.pdf,", str(tmp_path / "nowhere")],
+    )
+    out = tmp_path / "out"
+    code = main(
+        ["batch", str(manifest), "--out", str(out), "--workers", "2", "--judges", "offline"]
+    )
+    assert code == 1  # the missing repository is an error row
+    table = {row["name"]: row for row in _rows(out / "cohort.csv")}
+    assert table["first"]["status"] == "ok" and table["sub01"]["status"] == "ok"
+    # A missing PDF does not stop that audit: the PDF criteria are judged on its absence.
+    missing = json.loads((out / "sub01" / "verdict.json").read_text(encoding="utf-8"))
+    assert missing["target"]["pdf"] == "missing.pdf"
+    assert table["nowhere"]["status"] == "failed"
+    assert (out / "first" / "report.md").is_file() and (out / "first" / "trace.jsonl").is_file()
+    verdict = json.loads((out / "first" / "verdict.json").read_text(encoding="utf-8"))
+    assert verdict["target"]["commit"] == stored_key(out / "first")["commit"]
+    capsys.readouterr()
+    assert main(["batch", str(manifest), "--out", str(out), "--judges", "offline"]) == 1
+    assert "2 resumed" in capsys.readouterr().err
