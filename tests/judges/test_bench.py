@@ -1,0 +1,90 @@
+"""The bench: fan-out in request order, fallback on failure, usage, trace, seeds."""
+
+from __future__ import annotations
+
+import json
+
+from courtroom.errors import JudgeTransportError
+from courtroom.judges import JudgeBench, OfflineBackend, OpinionCache, make_backend, seed_key
+from courtroom.judges.base import JudgeRequest, JudgeUsage
+from courtroom.models import FALLBACK_ARGUMENT, JUDGES
+from courtroom.trace import Trace
+
+from .conftest import dimension, mixed_evidence
+
+
+class Flaky:
+    """A backend whose Defense always fails (one way or another)."""
+
+    name = "flaky"
+
+    def __init__(self, exc: Exception) -> None:
+        self.exc = exc
+        self.inner = OfflineBackend()
+
+    def opine(self, request: JudgeRequest):
+        if request.persona == "Defense":
+            raise self.exc
+        opinion, _ = self.inner.opine(request)
+        return opinion, JudgeUsage(input_tokens=10, output_tokens=5)
+
+
+def test_judge_criteria_gives_three_opinions_per_criterion_in_order():
+    dims = [dimension("a"), dimension("b")]
+    out = JudgeBench(OfflineBackend()).judge_criteria(dims, {"a": mixed_evidence(), "b": []})
+    assert list(out) == ["a", "b"]
+    assert [o.judge for o in out["a"]] == list(JUDGES)
+    assert all(o.cited_evidence == ["NO_EVIDENCE"] for o in out["b"])
+
+
+def test_failed_judge_falls_back_and_the_rest_goes_on():
+    for exc in (JudgeTransportError("HTTP 529 after 2 retries"), RuntimeError("bug")):
+        bench = JudgeBench(Flaky(exc), max_workers=4)
+        out = bench.judge_criteria([dimension()], {dimension().id: mixed_evidence()})
+        by = {o.judge: o for o in out[dimension().id]}
+        assert by["Defense"].fallback and by["Defense"].argument == FALLBACK_ARGUMENT
+        assert not by["Prosecutor"].fallback and not by["TechLead"].fallback
+        assert len(bench.failures) == 1 and "Defense" in bench.failures[0]
+        assert bench.usage.calls == 3 and bench.usage.input_tokens == 20
+
+
+def test_progress_and_trace_events():
+    trace, seen = Trace(), []
+    requests = [JudgeRequest(persona=p, dimension=dimension(), evidence=mixed_evidence())
+                for p in JUDGES]
+    JudgeBench(OfflineBackend(), trace=trace).judge(requests, on_done=seen.append)
+    assert sorted(seen) == [1, 2, 3]
+    kinds = [e["event"] for e in trace.events if e["stage"] == "judge"]
+    assert kinds.count("enter") == 3 and kinds.count("exit") == 3
+    exits = [e for e in trace.events if e["event"] == "exit"]
+    assert {e["judge"] for e in exits} == set(JUDGES)
+    assert all({"seconds", "score", "transport_retries", "input_tokens"} <= set(e) for e in exits)
+    assert "os.system" not in json.dumps(trace.events)  # no evidence or prompt text
+
+
+def test_seeded_opinions_are_served_without_a_call(tmp_path):
+    request = JudgeRequest(persona="TechLead", dimension=dimension(), evidence=mixed_evidence())
+    seeded_opinion = OfflineBackend().opine(request)[0].model_copy(update={"score": 5})
+    cache = OpinionCache(tmp_path, read=False,
+                         seeded={seed_key(dimension().id, "TechLead"): seeded_opinion})
+    bench = JudgeBench(Flaky(RuntimeError("unused")), cache=cache)
+    [(opinion, _)] = bench.judge([request])
+    assert opinion.score == 5 and bench.usage.calls == 0 and bench.usage.cached_opinions == 1
+
+
+def test_unreadable_cache_entry_is_a_miss(tmp_path):
+    request = JudgeRequest(persona="Defense", dimension=dimension(), evidence=mixed_evidence())
+    cache = OpinionCache(tmp_path)
+    key = cache.key(request, "offline")
+    path = tmp_path / key[:2] / f"{key}.json"
+    path.parent.mkdir(parents=True)
+    path.write_text("{not json", encoding="utf-8")
+    assert cache.get(key, request) is None
+
+
+def test_anthropic_base_url_from_the_environment(fake, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
+    backend = make_backend("anthropic", api_key="sk-ant-env-test", base_url=None, timeout=5.0)
+    request = JudgeRequest(persona="Prosecutor", dimension=dimension(), evidence=[])
+    opinion, _ = backend.opine(request)
+    assert len(fake.requests) == 1 and opinion.cited_evidence == ["NO_EVIDENCE"]
