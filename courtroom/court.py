@@ -1,9 +1,11 @@
 """The court phase: plea deals, hearings, remands and mistrials around contested criteria.
 
 Sits between judging and synthesis. Agreeing criteria leave at once (no extra call);
-contested ones are heard again, bounded by a wall-clock TTL, a handoff budget, a round
-limit and a remand limit. The final opinions go to the chief justice unchanged in kind:
-the court never scores anything itself.
+contested ones are heard again, bounded by a wall-clock TTL (checked between moves), a
+handoff budget (a hearing round hands the floor to each judge: one handoff per judge; a
+remand goes judges -> detectives -> judges: two), ``max_rounds`` hearing rounds (a
+re-hearing after a remand counts as one) and ``max_remands``. The final opinions go to
+the chief justice: the court never scores anything itself.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from typing import Protocol
 
 from courtroom import court_rules as rules
 from courtroom.detectives.base import Case
-from courtroom.errors import CourtroomError
 from courtroom.judges.base import JudgeRequest, JudgeUsage
 from courtroom.models import (
     CourtRecord,
@@ -222,7 +223,7 @@ class _Session:
         self.record.remands += 1
         try:
             found = self.investigate(self.case, requests)
-        except (CourtroomError, OSError) as exc:
+        except Exception as exc:  # a detective bug must not sink the whole audit
             # A failed second look is a gap in the brief, not the end of the audit.
             self.trace.event("hear", "remand_failed", criterion_id=self.dim.id, error=str(exc))
             found = []

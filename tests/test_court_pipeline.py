@@ -1,4 +1,5 @@
-"""The court inside a whole offline audit: on, off, forced mistrial, sealed verdict."""
+"""The court inside a whole offline audit (on, off, forced mistrial, sealed verdict) and
+its resilience to a failing detective."""
 
 from __future__ import annotations
 
@@ -7,13 +8,17 @@ from pathlib import Path
 
 import pytest
 from builders import Commit, make_repo
+from court_support import CASE, ScriptedBackend, opinion, rubric_with
 
 from courtroom import chief_justice
 from courtroom.config import AuditConfig
+from courtroom.court import hold_court
 from courtroom.integrity import verify
-from courtroom.models import Verdict
+from courtroom.judges.bench import JudgeBench
+from courtroom.models import EvidenceRequest, Verdict
 from courtroom.pipeline import audit
 from courtroom.rubric import default_rubric_path, load_rubric
+from courtroom.trace import Trace
 
 FILES = {
     "src/graph.py": (
@@ -89,3 +94,20 @@ def test_a_forced_mistrial_is_flagged_and_unsettled(repo: Path, tmp_path: Path) 
     assert contested.re_evaluation_required
     assert verdict.conclusion in ("neutral", "failure")  # never success with a mistrial
     assert_chief_justice_rules(verdict)
+
+
+def test_a_remand_that_crashes_is_a_gap_not_a_failed_audit() -> None:
+    def broken(case: object, requests: object) -> list[object]:
+        raise RuntimeError("tree-sitter fell over")
+
+    ask = [EvidenceRequest(path="src/x.py", question="there?")]
+    opening = [opinion("Prosecutor", "c", 1), opinion("Defense", "c", 5),
+               opinion("TechLead", "c", 3, requests=ask)]
+    trace = Trace()
+    outcome = hold_court(rubric_with(["c"]), CASE, {}, {"c": []}, {"c": opening},
+                         bench=JudgeBench(ScriptedBackend()), trace=trace,
+                         investigator=broken)  # type: ignore[arg-type]
+    record = outcome.records["c"]
+    assert record.path == "mistrial" and record.mistrial_reason == "judge_declared"
+    assert any(g.raised_by == "TechLead" and "src/x.py" in g.missing for g in record.gaps)
+    assert any(e["event"] == "remand_failed" for e in trace.events)
