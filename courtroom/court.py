@@ -267,15 +267,14 @@ class _Session:
         answers = self.bench.judge(requests)
         self.record.extra_calls += len(requests)
         for (revised, usage), asked in zip(answers, requests, strict=True):
-            self.record.extra_tokens += usage.input_tokens + usage.output_tokens
+            self.record.extra_tokens += (usage.input_tokens + usage.output_tokens
+                                         + usage.cache_read_tokens + usage.cache_write_tokens)
             if revised.fallback or revised.judge != asked.persona:
                 # A judge that fails during a hearing keeps its last valid opinion.
                 self.trace.event("hear", "revision_failed", criterion_id=self.dim.id,
                                  judge=asked.persona, round=number)
                 continue
-            self.current[asked.persona] = revised.model_copy(
-                update={"criterion_id": self.dim.id}
-            )
+            self.current[asked.persona] = revised.model_copy(update={"criterion_id": self.dim.id})
         self.record.rounds.append(HearingRound(
             round=number,
             stage="remand" if stage == "remand" else "hearing",
