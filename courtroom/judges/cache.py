@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from courtroom.judges import personas
+from courtroom.judges import envelope, personas
 from courtroom.judges.base import JudgeRequest
 from courtroom.judges.digest import sha256_of
 from courtroom.models import JudicialOpinion
@@ -60,6 +60,7 @@ class OpinionCache:
                 "evidence": [e.model_dump(mode="json") for e in request.evidence],
                 "persona": request.persona,
                 "prompt": personas.prompt_digest(request.persona, request.dimension),
+                "schema": envelope.OUTPUT_SCHEMA,
                 "round": request.round,
                 "peers": [p.model_dump(mode="json") for p in request.peers],
                 "previous": request.previous.model_dump(mode="json") if request.previous else None,

@@ -132,7 +132,8 @@ def defense(dim: Dimension, f: Facts) -> Fields:
     mitigations = [f"Credit: {fact(e)}" for e in f.solid[:4]]
     mitigations += [f"Partial credit (confidence {e.confidence:.2f}): {fact(e)}"
                     for e in f.weak[:3]]
-    mitigations += [f"Iteration history: {fact(e)}" for e in f.history[:2]]
+    credited = {e.id for e in f.solid[:4]}
+    mitigations += [f"Iteration history: {fact(e)}" for e in f.history[:2] if e.id not in credited]
     parts = [
         f"Optimistic reading of {n} fact(s) for {dim.name}: {len(f.found)} show work "
         f"actually done, notably {_list(f.solid or f.weak, 2)}."

@@ -53,7 +53,7 @@ def test_prosecutor_charges_missing_unsafe_and_unverified_facts():
 def test_defense_credits_partial_work_and_history():
     op = opine("Defense", mixed_evidence())
     text = " ".join(op.mitigations or [])
-    assert "Partial credit" in text and "Iteration history" in text
+    assert "Partial credit" in text and "22 commits" in text
     assert "history shows iteration" in op.argument
 
 
