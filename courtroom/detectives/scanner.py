@@ -11,10 +11,15 @@ import io
 import logging
 import threading
 import time
+import warnings
 from dataclasses import dataclass, field
 
-from bandit.core import config as b_config
-from bandit.core import meta_ast, metrics, node_visitor, test_set
+with warnings.catch_warnings():
+    # stevedore (bandit's plugin loader) warns about its own deprecated argument on import.
+    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore", UserWarning)
+    from bandit.core import config as b_config
+    from bandit.core import meta_ast, metrics, node_visitor, test_set
 
 #: Files larger than this are not given to bandit (scan time grows with size).
 MAX_SCAN_BYTES = 400_000
@@ -60,7 +65,9 @@ def _test_set() -> test_set.BanditTestSet:
     with _lock:
         if _tests is None:
             logging.getLogger("bandit").setLevel(logging.CRITICAL)
-            _tests = test_set.BanditTestSet(b_config.BanditConfig(), {})
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                _tests = test_set.BanditTestSet(b_config.BanditConfig(), {})
         return _tests
 
 

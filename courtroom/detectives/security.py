@@ -59,9 +59,12 @@ def _secret_value(text: str) -> str:
 
 def _confirm_flow(sf: SourceFile, f: Finding) -> Verdict:
     if f.test_id == "B608":
-        node = node_at(sf, f.line, f.col, ("binary_operator", "call", "string",
-                                           "concatenated_string"))
-        return judge_sink(sf, node)
+        # The query expression: a % / + / .format() / f-string, before any bare literal.
+        for kinds in (("binary_operator",), ("call",), ("string", "concatenated_string")):
+            node = node_at(sf, f.line, f.col, kinds)
+            if node is not None:
+                return judge_sink(sf, node)
+        return Verdict(False, False, "the query expression could not be located")
     call = node_at(sf, f.line, f.col, ("call",))
     if call is None:
         return Verdict(False, False, "the call could not be located in the tree")

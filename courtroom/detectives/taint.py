@@ -95,13 +95,17 @@ def tainted_names(sf: SourceFile, scope: Node | None) -> set[str]:
     tainted = _params(scope) if scope is not None else set()
     body = scope if scope is not None else sf.root
     assigns = [n for n in walk(body) if n.type in ("assignment", "augmented_assignment",
-                                                    "for_statement", "with_item")]
+                                                    "for_statement", "as_pattern")]
     # Iterate to a fixed point: assignment order does not matter in loops.
     for _ in range(4):
         grew = False
         for a in assigns:
-            left = a.child_by_field_name("left")
-            right = a.child_by_field_name("right") or a.child_by_field_name("value")
+            if a.type == "as_pattern":  # `with open(path) as fh`: fh carries path's taint
+                left = a.child_by_field_name("alias")
+                right = a.named_children[0] if a.named_children else None
+            else:
+                left = a.child_by_field_name("left")
+                right = a.child_by_field_name("right")
             if left is None or right is None:
                 continue
             text = sf.text(right)

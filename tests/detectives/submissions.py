@@ -69,7 +69,9 @@ def build_graph():
     builder.add_edge(START, n.REPO_INVESTIGATOR)
     builder.add_edge(START, n.DOC_ANALYST)
     builder.add_edge(START, n.VISION_INSPECTOR)
-    builder.add_edge([n.REPO_INVESTIGATOR, n.DOC_ANALYST, n.VISION_INSPECTOR], n.EVIDENCE_AGGREGATOR)
+    builder.add_edge(
+        [n.REPO_INVESTIGATOR, n.DOC_ANALYST, n.VISION_INSPECTOR], n.EVIDENCE_AGGREGATOR
+    )
     builder.add_conditional_edges(
         n.EVIDENCE_AGGREGATOR,
         route_after_evidence,
@@ -150,7 +152,8 @@ from src.state import AgentState
 
 def chief_justice(state: AgentState) -> dict:
     scores = {o.judge: o.score for o in state["opinions"]}
-    final = (scores.get("prosecutor", 3) + scores.get("defense", 3) + 2 * scores.get("tech_lead", 3)) / 4
+    p, d, t = scores.get("prosecutor", 3), scores.get("defense", 3), scores.get("tech_lead", 3)
+    final = (p + d + 2 * t) / 4
     if any("security" in o.argument.lower() for o in state["opinions"]):
         final = min(final, 3)
     variance = max(scores.values()) - min(scores.values())

@@ -1,0 +1,99 @@
+"""The graph detective: wiring split across modules, fan-out/fan-in, routers, Mermaid."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from builders import make_repo
+
+from courtroom.detectives.graph import END, START, graph_facts
+from courtroom.detectives.orchestration import orchestration
+from detectives.conftest import OpenCase, by_goal
+from detectives.submissions import exemplary_submission, flawed_submission
+
+
+def test_graph_split_across_modules_is_one_graph(tmp_path: Path, open_case: OpenCase) -> None:
+    case = open_case(exemplary_submission(tmp_path / "r"))
+    facts = graph_facts(case.workspace)
+    assert facts.builders == [("src/graph.py:17", "AgentState")]
+    # names resolved from module constants (n.REPO_INVESTIGATOR) and a module-level name
+    assert {"repo_investigator", "doc_analyst", "vision_inspector", "judges_entry",
+            "prosecutor", "defense", "tech_lead", "chief_justice"} <= set(facts.nodes)
+    assert facts.fan_out[START] == ["doc_analyst", "repo_investigator", "vision_inspector"]
+    assert facts.fan_out["judges_entry"] == ["defense", "prosecutor", "tech_lead"]
+    assert facts.fan_in["evidence_aggregator"] == ["doc_analyst", "repo_investigator",
+                                                   "vision_inspector"]
+    assert facts.fan_in["chief_justice"] == ["defense", "prosecutor", "tech_lead"]
+    assert any(e.source == "chief_justice" and e.target == END for e in facts.edges)
+
+
+def test_graph_evidence_for_exemplary(tmp_path: Path, open_case: OpenCase) -> None:
+    ev = orchestration(open_case(exemplary_submission(tmp_path / "r")))
+    assert by_goal(ev, "Detectives run in parallel")[0].found
+    judges = by_goal(ev, "Judges run in parallel")[0]
+    assert judges.found and judges.location == "src/judges_wiring.py:18"
+    assert "parallelism" in judges.tags
+    errors = by_goal(ev, "Conditional edges route errors")[0]
+    assert errors.found and "handle_missing" in errors.rationale
+    assert "conditional" in errors.tags
+    chart = by_goal(ev, "Extracted orchestration graph")[0].content or ""
+    assert chart.startswith("flowchart TD")
+    assert "evidence_aggregator -.->|missing_evidence| handle_missing" in chart
+    assert "prosecutor --> chief_justice" in chart
+    for e in ev:
+        assert not e.location.startswith("/")
+
+
+def test_linear_graph_has_no_parallelism(tmp_path: Path, open_case: OpenCase) -> None:
+    ev = orchestration(open_case(flawed_submission(tmp_path / "r")))
+    assert not by_goal(ev, "Fan-out to parallel branches")[0].found
+    assert not by_goal(ev, "Detectives run in parallel")[0].found
+    assert not by_goal(ev, "Judges run in parallel")[0].found
+    assert not by_goal(ev, "Conditional edges")[0].found
+    assert "__start__ --> detective" in (by_goal(ev, "Extracted")[0].content or "")
+
+
+ROUTER = '''
+from langgraph.graph import StateGraph, END
+
+DONE = "done"
+
+class Nodes:
+    CHECK = "check"
+    FIX = "fix_errors"
+
+def route(state):
+    if state["errors"]:
+        return Nodes.FIX
+    return DONE
+
+g = StateGraph(dict)
+g.add_node(Nodes.CHECK, lambda s: s)
+g.add_node(Nodes.FIX, lambda s: s)
+g.add_node(DONE, lambda s: s)
+g.set_entry_point(Nodes.CHECK)
+g.add_conditional_edges(Nodes.CHECK, route)
+g.add_edge(DONE, END)
+'''
+
+
+def test_router_without_path_map_uses_its_returns(tmp_path: Path, open_case: OpenCase) -> None:
+    case = open_case(make_repo(tmp_path / "r", files={"g.py": ROUTER}))
+    facts = graph_facts(case.workspace)
+    assert {(e.source, e.target) for e in facts.routers} == {("check", "fix_errors"),
+                                                             ("check", "done")}
+    assert facts.error_routes and facts.error_routes[0].target == "fix_errors"
+
+
+def test_syntax_error_in_graph_file_keeps_going(tmp_path: Path, open_case: OpenCase) -> None:
+    broken = ROUTER + "\ndef half(:\n    pass\ng.add_edge(Nodes.FIX, END)\n"
+    case = open_case(make_repo(tmp_path / "r", files={"g.py": broken}))
+    facts = graph_facts(case.workspace)
+    assert "check" in facts.nodes and facts.routers
+
+
+def test_no_graph_and_no_python(tmp_path: Path, open_case: OpenCase) -> None:
+    ev = orchestration(open_case(make_repo(tmp_path / "a", files={"m.py": "x = 1\n"})))
+    assert len(ev) == 1 and not ev[0].found and "missing" in ev[0].tags
+    ev = orchestration(open_case(make_repo(tmp_path / "b", files={"README.md": "# hi\n"})))
+    assert len(ev) == 1 and not ev[0].found and "0 Python files" in ev[0].rationale
