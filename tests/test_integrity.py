@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from verdict_builders import make_verdict
 
 from courtroom import cli
@@ -154,3 +156,23 @@ def test_verify_command_intact_exit_0(
     monkeypatch.delenv("COURTROOM_SIGNING_KEY", raising=False)
     code, out = run_verify(tmp_path, text_of(sealed), capsys)
     assert code == 0 and str(sealed.integrity["digest"]) in out  # type: ignore[index]
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_any_one_character_edit_of_an_argument_or_score_is_caught(data: st.DataObject) -> None:
+    verdict = seal(make_verdict())
+    raw = json.loads(text_of(verdict))
+    criterion = data.draw(st.integers(0, len(raw["criteria"]) - 1))
+    opinions = raw["criteria"][criterion]["opinions"]
+    target = opinions[data.draw(st.integers(0, len(opinions) - 1))]
+    if data.draw(st.booleans()):
+        target["score"] = data.draw(st.integers(1, 5).filter(lambda s: s != target["score"]))
+    else:
+        text = target["argument"]
+        at = data.draw(st.integers(0, len(text) - 1))
+        new = data.draw(st.characters(codec="utf-8").filter(lambda c: c != text[at]))
+        target["argument"] = text[:at] + new + text[at + 1:]
+    problems = verify(json.dumps(raw, indent=2))
+    cid = raw["criteria"][criterion]["criterion_id"]
+    assert problems and problems[0] == f"criterion {cid} opinions does not match its recorded hash"
