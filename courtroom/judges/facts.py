@@ -16,6 +16,13 @@ WEAK = 0.6
 _SHA = re.compile(r"^[0-9a-f]{7,40}$")
 _PAGE = re.compile(r"^pdf:page\s*(\d+)", re.IGNORECASE)
 _HISTORY_TAGS = {"git", "history"}
+#: Goals that name a bad thing: finding one is a problem, not finding one is good news.
+_ADVERSE = re.compile(
+    r"bulk upload|clustered|single commit|\binit(ial)? commit only|hallucinat|keyword[- ]drop"
+    r"|linear (chain|pipeline)|injection|hardcoded|os\.system|shell\s*=\s*true|unsafe"
+    r"|insecure|vulnerab|leak|overwrit|race condition|\bno (reducer|error|test)",
+    re.IGNORECASE,
+)
 _BROKEN_TAGS = {"parse_error"}
 
 
@@ -32,6 +39,10 @@ def clamp(score: int) -> int:
 def place(location: str) -> str:
     """Where a fact lives, as a reader names it: a file, a commit or a PDF page."""
     loc = location.strip()
+    if loc in ("", ".", "./"):
+        return "the repository"
+    if loc.lower() == "pdf":
+        return "the PDF report"
     page = _PAGE.match(loc)
     if page:
         return f"the PDF report (page {page.group(1)})"
@@ -69,6 +80,11 @@ def security_keyword(item: Evidence) -> str | None:
     return None
 
 
+def adverse(item: Evidence) -> bool:
+    """Whether the goal names something bad (a bulk upload, an injection, a leak)."""
+    return bool(_ADVERSE.search(item.goal))
+
+
 def fact(item: Evidence) -> str:
     """'goal (place)' — how an argument names one fact."""
     return f"{short(item.goal)} ({place(item.location)})"
@@ -86,23 +102,37 @@ class Facts:
 
     @property
     def missing(self) -> list[Evidence]:
-        return [e for e in self.items if not e.found]
+        """Wanted things that were not found: the real gaps."""
+        return [e for e in self.items if not e.found and not adverse(e)]
+
+    @property
+    def cleared(self) -> list[Evidence]:
+        """Bad things looked for and not found (no bulk upload, no injection): good news."""
+        return [e for e in self.items if not e.found and adverse(e)]
 
     @property
     def security(self) -> list[Evidence]:
         return [e for e in self.found if "security" in e.tags]
 
     @property
+    def flaws(self) -> list[Evidence]:
+        """Bad things found that are not security findings (a bulk upload, a leak)."""
+        return [e for e in self.found if adverse(e) and "security" not in e.tags]
+
+    def _good(self) -> list[Evidence]:
+        return [e for e in self.found if not adverse(e) and "security" not in e.tags]
+
+    @property
     def weak(self) -> list[Evidence]:
-        return [e for e in self.found if e.confidence < WEAK and "security" not in e.tags]
+        return [e for e in self._good() if e.confidence < WEAK]
 
     @property
     def solid(self) -> list[Evidence]:
-        return [e for e in self.found if e.confidence >= WEAK and "security" not in e.tags]
+        return [e for e in self._good() if e.confidence >= WEAK]
 
     @property
     def history(self) -> list[Evidence]:
-        return [e for e in self.found if _HISTORY_TAGS.intersection(e.tags)]
+        return [e for e in self.found if _HISTORY_TAGS.intersection(e.tags) and not adverse(e)]
 
     @property
     def broken(self) -> list[Evidence]:

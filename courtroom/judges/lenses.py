@@ -42,6 +42,10 @@ def _sentence(parts: list[str]) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
+def _unique(texts: list[str]) -> list[str]:
+    return list(dict.fromkeys(texts))
+
+
 def _list(items: list[Any], limit: int = 3) -> str:
     return "; ".join(fact(e) for e in items[:limit])
 
@@ -63,38 +67,44 @@ def prosecutor(dim: Dimension, f: Facts) -> Fields:
     for item in f.security:
         keyword = security_keyword(item)
         charges.append(f"Security flaw{f' ({keyword})' if keyword else ''}: {fact(item)}")
+    charges += [f"Found: {fact(e)}" for e in f.flaws]
     charges += [f"Missing: {fact(e)}" for e in f.missing]
     charges += [f"Unverified (confidence {e.confidence:.2f}): {fact(e)}" for e in f.weak]
-    score = 1 + half_up(4 * len(f.solid) / n) - bool(f.missing) - bool(f.weak)
+    proven = len(f.solid) + len(f.cleared)
+    score = 1 + half_up(4 * proven / n) - bool(f.missing) - bool(f.weak) - bool(f.flaws)
     if f.security:
         score = min(score, 2)
     parts = [
-        f"Critical reading of {n} fact(s) for {dim.name}: {len(f.solid)} confirmed, "
-        f"{len(f.missing)} missing, {len(f.weak)} unverified, "
+        f"Critical reading of {n} fact(s) for {dim.name}: {proven} hold up, "
+        f"{len(f.missing)} missing, {len(f.weak)} unverified, {len(f.flaws)} flaw(s), "
         f"{len(f.security)} security finding(s)."
     ]
     if f.security:
         keyword = security_keyword(f.security[0])
         parts.append(f"Unsafe code stands proven: {keyword or 'a security flaw'} at "
                      f"{fact(f.security[0])}.")
+    if f.flaws:
+        parts.append(f"Proven against the submission: {_list(f.flaws)}.")
     if f.missing:
         parts.append(f"Not found: {_list(f.missing)}.")
     if f.weak:
         parts.append(f"Resting on low confidence only: {_list(f.weak)}.")
     if not charges:
-        parts.append(f"Nothing left to charge; the facts hold, e.g. {fact(f.solid[0])}.")
+        example = fact((f.solid or f.cleared)[0])
+        parts.append(f"Nothing left to charge; the facts hold, e.g. {example}.")
     fixes = [f"fix the {security_keyword(e) or 'security finding'} in {place(e.location)}"
-             for e in f.security[:3]]
-    fixes += [f"add {short(e.goal, 70)} (looked for in {place(e.location)})"
-              for e in f.missing[:3]]
-    fixes += [f"make {short(e.goal, 70)} verifiable in {place(e.location)}" for e in f.weak[:2]]
+             for e in f.security]
+    fixes += [f"remove the cause of {short(e.goal, 70)} ({place(e.location)})" for e in f.flaws]
+    fixes += [f"add {short(e.goal, 70)} (looked for in {place(e.location)})" for e in f.missing]
+    fixes += [f"make {short(e.goal, 70)} verifiable in {place(e.location)}" for e in f.weak]
+    fixes = _unique(fixes)[:5]
     remediation = _sentence(fixes) if fixes else (
         f"Keep {', '.join(f.files())} under test so the claim stays provable."
     )
     return {
         "score": clamp(score),
         "argument": " ".join(parts),
-        "cited_evidence": _cite(f.security + f.weak + f.solid),
+        "cited_evidence": _cite(f.security + f.flaws + f.weak + f.solid),
         "charges": charges or None,
         "remediation": remediation,
     }
@@ -115,7 +125,7 @@ def defense(dim: Dimension, f: Facts) -> Fields:
             "remediation": f"Make the work for {dim.name} visible in {_where(dim)} where a "
             "reviewer will look for it.",
         }
-    if not f.found:
+    if not f.found and not f.cleared:
         return {
             "score": 1,
             "argument": f"The defense concedes {dim.name}: every fact looked for is missing "
@@ -125,8 +135,8 @@ def defense(dim: Dimension, f: Facts) -> Fields:
             "remediation": f"Start with {short(f.missing[0].goal, 70)} in "
             f"{place(f.missing[0].location)}.",
         }
-    credit = len(f.solid) + 0.5 * len(f.weak)
-    score = 2 + half_up(3 * credit / n) + bool(f.history)
+    credit = len(f.solid) + len(f.cleared) + 0.5 * len(f.weak)
+    score = 2 + half_up(3 * credit / n) + bool(f.history) - bool(f.flaws)
     if f.security:
         score = min(score, 4)
     mitigations = [f"Credit: {fact(e)}" for e in f.solid[:4]]
@@ -134,10 +144,12 @@ def defense(dim: Dimension, f: Facts) -> Fields:
                     for e in f.weak[:3]]
     credited = {e.id for e in f.solid[:4]}
     mitigations += [f"Iteration history: {fact(e)}" for e in f.history[:2] if e.id not in credited]
-    parts = [
-        f"Optimistic reading of {n} fact(s) for {dim.name}: {len(f.found)} show work "
-        f"actually done, notably {_list(f.solid or f.weak, 2)}."
-    ]
+    good = f.solid + f.weak
+    parts = [f"Optimistic reading of {n} fact(s) for {dim.name}: {len(good)} show work "
+             f"actually done" + (f", notably {_list(good, 2)}." if good else ".")]
+    if f.cleared:
+        parts.append(f"Nothing bad was found where it was looked for: no {_list(f.cleared, 2)}.")
+        mitigations.append(f"Clean: no {fact(f.cleared[0])}")
     if f.weak:
         parts.append(f"{len(f.weak)} more are partly there and earn partial credit.")
     if f.history:
@@ -145,11 +157,12 @@ def defense(dim: Dimension, f: Facts) -> Fields:
     if f.missing:
         parts.append(f"What is missing ({_list(f.missing, 2)}) reads as unfinished, "
                      "not absent intent.")
-    if f.security:
-        parts.append(f"A flagged weakness at {place(f.security[0].location)} is local and "
+    if f.security or f.flaws:
+        weak_spot = (f.security or f.flaws)[0]
+        parts.append(f"A flagged weakness at {place(weak_spot.location)} is local and "
                      "fixable; it does not erase the working parts.")
     todo = [short(e.goal, 70) for e in f.missing[:3]]
-    base = ", ".join(f.files(f.found))
+    base = ", ".join(f.files(good or f.found or f.cleared))
     remediation = (f"Build on what exists in {base}: finish {'; '.join(todo)}." if todo
                    else f"Document the working parts in {base} so reviewers can find them.")
     return {
@@ -174,7 +187,8 @@ def tech_lead(dim: Dimension, f: Facts) -> Fields:
         }
     working = sorted(f.solid + f.weak, key=lambda e: (-e.confidence, e.location, e.goal))
     mean = sum(e.confidence for e in working) / len(working) if working else 0.0
-    score = 1 + half_up(4 * sum(e.confidence for e in working) / n) - bool(f.broken)
+    worth = sum(e.confidence for e in working) + len(f.cleared)
+    score = 1 + half_up(4 * worth / n) - bool(f.broken) - bool(f.flaws)
     if f.security:
         score = min(score, 3)
     parts = [f"Pragmatic view of {dim.name}: {len(working)} of {n} fact(s) show working "
@@ -183,23 +197,29 @@ def tech_lead(dim: Dimension, f: Facts) -> Fields:
         parts.append(f"Strongest: {fact(working[0])}.")
     if f.missing:
         parts.append(f"Gaps a colleague would hit: {_list(f.missing, 2)}.")
+    if f.flaws:
+        parts.append(f"Would bite in review or in production: {_list(f.flaws, 2)}.")
     if f.broken:
         parts.append(f"Maintenance risk, unreadable or unparseable: {_list(f.broken, 2)}.")
     if f.security:
         parts.append(f"The security defect at {fact(f.security[0])} is a correctness bug "
                      "to fix before shipping.")
-    steps = [f"patch {place(e.location)} first" for e in f.security[:2]]
-    steps += [f"make {place(e.location)} parse again" for e in f.broken[:2]]
+    steps = [f"patch {place(e.location)} first" for e in f.security]
+    steps += [f"fix {short(e.goal, 60)} in {place(e.location)}" for e in f.flaws]
+    steps += [f"make {place(e.location)} readable by the tools" for e in f.broken]
     steps += [f"implement and test {short(e.goal, 60)} in {place(e.location)}"
-              for e in f.missing[:2]]
+              for e in f.missing]
+    steps = _unique(steps)[:4]
     remediation = _sentence(steps) if steps else (
         f"Add regression tests around {', '.join(f.files(working))} to keep it working."
     )
-    defects = [f"Defect: {fact(e)}" for e in f.security + f.broken]
+    defects = [f"Defect: {fact(e)}" for e in f.security + f.flaws + f.broken]
     return {
         "score": clamp(score),
         "argument": " ".join(parts),
-        "cited_evidence": _cite(working[:5] + f.security + [e for e in f.broken if e.found]),
+        "cited_evidence": _cite(
+            working[:5] + f.security + f.flaws + [e for e in f.broken if e.found]
+        ),
         "charges": defects or None,
         "mitigations": [f"Works: {fact(e)}" for e in working[:3]] or None,
         "remediation": remediation,

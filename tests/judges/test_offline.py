@@ -122,3 +122,31 @@ def test_hearing_without_rules_stands_by_previous(monkeypatch):
     previous = opine("TechLead", mixed_evidence())
     out = opine("TechLead", mixed_evidence(), round=1, previous=previous)
     assert isinstance(out, JudicialOpinion) and out == previous
+
+
+def test_a_bad_thing_not_found_is_good_news():
+    clean = [ev("Bulk upload (commits clustered within minutes)", found=False,
+                location="0a1b2c3d4e5f6", tags=("git", "history")),
+             ev("Commit history", location="0a1b2c3d4e5f6", tags=("git", "history"))]
+    pros = opine("Prosecutor", clean)
+    assert not any("Bulk upload" in c for c in pros.charges or [])
+    assert "add Bulk upload" not in (pros.remediation or "").lower()
+    assert pros.score >= 4
+    assert "no Bulk upload" in opine("Defense", clean).argument
+
+
+def test_a_bad_thing_found_is_charged():
+    dirty = [ev("Bulk upload (commits clustered within minutes)", location="0a1b2c3d4e5f6",
+                tags=("git", "history")),
+             ev("Commit history", location="0a1b2c3d4e5f6", tags=("git", "history"))]
+    pros = opine("Prosecutor", dirty)
+    assert any(c.startswith("Found: Bulk upload") for c in pros.charges or [])
+    assert dirty[0].id in pros.cited_evidence
+    assert any("Bulk upload" in c for c in opine("TechLead", dirty).charges or [])
+    assert not any("Iteration history: Bulk" in m
+                   for m in opine("Defense", dirty).mitigations or [])
+
+
+def test_whole_repository_location_reads_as_words():
+    item = [ev("StateGraph orchestration", found=False, location=".")]
+    assert "the repository" in (opine("TechLead", item).remediation or "")
