@@ -102,9 +102,13 @@ class JudgeBench:
     def _one(self, request: JudgeRequest) -> Answer:
         who = {"criterion_id": request.dimension.id, "judge": request.persona,
                "round": request.round}
-        key = self.cache.key(request, self.backend.name) if self.cache else None
-        if self.cache is not None and key is not None:
-            cached = self.cache.get(key, request)
+        # Rule-based backends (offline) recompute in microseconds; caching them would only
+        # risk serving opinions from older rules, so only seeds apply to them.
+        cacheable = getattr(self.backend, "cacheable", True)
+        key = self.cache.key(request, self.backend.name) if self.cache and cacheable else None
+        if self.cache is not None:
+            cached = (self.cache.get(key, request) if key is not None
+                      else self.cache.seeded_for(request))
             if cached is not None:
                 with self._lock:
                     self._usage.cached_opinions += 1

@@ -70,12 +70,17 @@ class OpinionCache:
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"
 
+    def seeded_for(self, request: JudgeRequest) -> JudicialOpinion | None:
+        """The seeded opinion for a first-round request, if one was given."""
+        if request.round != 0:
+            return None
+        return self.seeded.get(seed_key(request.dimension.id, request.persona))
+
     def get(self, key: str, request: JudgeRequest) -> JudicialOpinion | None:
         """A stored or seeded opinion for this input, or None."""
-        if request.round == 0:
-            seeded = self.seeded.get(seed_key(request.dimension.id, request.persona))
-            if seeded is not None:
-                return seeded
+        seeded = self.seeded_for(request)
+        if seeded is not None:
+            return seeded
         if not self.read:
             return None
         try:

@@ -70,12 +70,15 @@ def prosecutor(dim: Dimension, f: Facts) -> Fields:
     charges += [f"Found: {fact(e)}" for e in f.flaws]
     charges += [f"Missing: {fact(e)}" for e in f.missing]
     charges += [f"Unverified (confidence {e.confidence:.2f}): {fact(e)}" for e in f.weak]
-    proven = len(f.solid) + len(f.cleared)
-    score = 1 + half_up(4 * proven / n) - bool(f.missing) - bool(f.weak) - bool(f.flaws)
+    proven = len(f.solid)
+    # A bad thing not found earns no credit from this seat: it is simply not a charge.
+    judged = n - len(f.cleared)
+    ratio = proven / judged if judged else 1.0
+    score = 1 + half_up(4 * ratio) - bool(f.missing) - bool(f.weak) - bool(f.flaws)
     if f.security:
         score = min(score, 2)
     parts = [
-        f"Critical reading of {n} fact(s) for {dim.name}: {proven} hold up, "
+        f"Critical reading of {n} fact(s) for {dim.name}: {proven} confirmed, "
         f"{len(f.missing)} missing, {len(f.weak)} unverified, {len(f.flaws)} flaw(s), "
         f"{len(f.security)} security finding(s)."
     ]
@@ -187,8 +190,10 @@ def tech_lead(dim: Dimension, f: Facts) -> Fields:
         }
     working = sorted(f.solid + f.weak, key=lambda e: (-e.confidence, e.location, e.goal))
     mean = sum(e.confidence for e in working) / len(working) if working else 0.0
-    worth = sum(e.confidence for e in working) + len(f.cleared)
-    score = 1 + half_up(4 * worth / n) - bool(f.broken) - bool(f.flaws)
+    # Only what is there can work; a bad thing not found says nothing about that.
+    judged = n - len(f.cleared)
+    worth = sum(e.confidence for e in working) / judged if judged else 1.0
+    score = 1 + half_up(4 * worth) - bool(f.broken) - bool(f.flaws)
     if f.security:
         score = min(score, 3)
     parts = [f"Pragmatic view of {dim.name}: {len(working)} of {n} fact(s) show working "

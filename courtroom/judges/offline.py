@@ -55,6 +55,8 @@ class OfflineBackend:
     """Deterministic evidence-driven judges (bench name "offline")."""
 
     name = "offline"
+    #: Not cached: the rules are cheap and a cache would outlive a change of the rules.
+    cacheable = False
     model: str | None = None
     api_version: str | None = None
 

@@ -88,3 +88,11 @@ def test_anthropic_base_url_from_the_environment(fake, monkeypatch):
     request = JudgeRequest(persona="Prosecutor", dimension=dimension(), evidence=[])
     opinion, _ = backend.opine(request)
     assert len(fake.requests) == 1 and opinion.cited_evidence == ["NO_EVIDENCE"]
+
+
+def test_offline_opinions_are_not_cached(tmp_path):
+    request = JudgeRequest(persona="Defense", dimension=dimension(), evidence=mixed_evidence())
+    bench = JudgeBench(OfflineBackend(), cache=OpinionCache(tmp_path))
+    bench.judge([request])
+    bench.judge([request])
+    assert bench.usage.cached_opinions == 0 and not list(tmp_path.rglob("*.json"))

@@ -131,7 +131,7 @@ def test_a_bad_thing_not_found_is_good_news():
     pros = opine("Prosecutor", clean)
     assert not any("Bulk upload" in c for c in pros.charges or [])
     assert "add Bulk upload" not in (pros.remediation or "").lower()
-    assert pros.score >= 4
+    assert pros.score == 5  # nothing left to charge
     assert "no Bulk upload" in opine("Defense", clean).argument
 
 
