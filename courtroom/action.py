@@ -7,14 +7,15 @@ first, then the job summary and outputs, then GitHub writes, each of which may f
 
 from __future__ import annotations
 
-import inspect
 import os
 import sys
+import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from courtroom.action_cache import opinion_keys, seed_cache
 from courtroom.action_event import (
     ActionConfig,
     Subject,
@@ -25,7 +26,7 @@ from courtroom.action_event import (
 from courtroom.errors import EXIT_CRITICAL, CourtroomError, PublishError
 from courtroom.github import Publisher, ReadOnlyTokenError
 from courtroom.github_annotations import Annotation, escape_data, findings, workflow_commands
-from courtroom.github_state import PreviousAudit, decode_state
+from courtroom.github_state import PreviousAudit, cache_seeds, decode_state
 from courtroom.models import JudicialOpinion, Verdict
 from courtroom.render import render_check_run, render_comment, render_report, render_summary
 
@@ -43,6 +44,9 @@ class AuditRequest:
     model: str | None
     api_key: str | None = field(repr=False)
     fail_below: float | None
+    #: Opinion cache, pre-seeded from the previous comment (see courtroom.action_cache).
+    cache_dir: Path | None = None
+    #: The previous audit's final opinions by criterion digest (what was reused from).
     seed_opinions: dict[str, list[JudicialOpinion]] = field(default_factory=dict)
 
 
@@ -68,8 +72,17 @@ class GitHubWriter(Protocol):
     def pull_head_sha(self, number: int) -> str: ...
     def find_comment(self, number: int) -> Any: ...
     def upsert_comment(self, number: int, body: str) -> str: ...
-    def publish_check_run(self, *, name: str, head_sha: str, conclusion: str, title: str,
-                          summary: str, text: str, annotations: list[Annotation]) -> int: ...
+    def publish_check_run(
+        self,
+        *,
+        name: str,
+        head_sha: str,
+        conclusion: str,
+        title: str,
+        summary: str,
+        text: str,
+        annotations: list[Annotation],
+    ) -> int: ...
 
 
 RunAudit = Callable[[AuditRequest], Outcome]
@@ -110,31 +123,49 @@ def _previous(config: ActionConfig, github: GitHubWriter, subject: Subject) -> P
     return decode_state(getattr(comment, "body", "") or "") if comment is not None else None
 
 
-def _publish(config: ActionConfig, github: GitHubWriter, subject: Subject, verdict: Verdict,
-             previous: PreviousAudit | None) -> None:
+def _publish(
+    config: ActionConfig,
+    github: GitHubWriter,
+    subject: Subject,
+    verdict: Verdict,
+    previous: PreviousAudit | None,
+    keys: Mapping[str, list[str]],
+) -> None:
     notes = findings(verdict)
     try:
         if subject.pr_number is not None and config.comment:
-            body = render_comment(verdict, previous=previous)
+            body = render_comment(verdict, previous=previous, cache_keys=keys)
             url = github.upsert_comment(subject.pr_number, body)
             _say(f"comment: {url}")
         title, summary, text = render_check_run(verdict)
         run_id = github.publish_check_run(
-            name=config.check_name, head_sha=subject.head_sha, conclusion=verdict.conclusion,
-            title=title, summary=summary, text=text, annotations=notes,
+            name=config.check_name,
+            head_sha=subject.head_sha,
+            conclusion=verdict.conclusion,
+            title=title,
+            summary=summary,
+            text=text,
+            annotations=notes,
         )
-        _say(f"check run {config.check_name!r} #{run_id} on {subject.head_sha[:12]}: "
-             f"{verdict.conclusion}, {len(notes)} annotation(s)")
+        _say(
+            f"check run {config.check_name!r} #{run_id} on {subject.head_sha[:12]}: "
+            f"{verdict.conclusion}, {len(notes)} annotation(s)"
+        )
     except ReadOnlyTokenError as exc:
         # A fork PR's token may not write: the runner turns these lines into annotations.
         _say(f"{exc}; falling back to workflow annotations and the job summary")
         for line in workflow_commands(notes):
             print(line)
-        _append(config.summary_path, "\n> The token could not comment or create a check run "
-                "(read-only, e.g. a fork PR); this summary is the verdict.\n")
+        _append(
+            config.summary_path,
+            "\n> The token could not comment or create a check run "
+            "(read-only, e.g. a fork PR); this summary is the verdict.\n",
+        )
     except PublishError as exc:
-        print(f"::warning::Courtroom could not publish to GitHub: {exc}. "
-              "The verdict is in the job summary and the report files.")
+        print(
+            f"::warning::Courtroom could not publish to GitHub: {exc}. "
+            "The verdict is in the job summary and the report files."
+        )
 
 
 def action(config: ActionConfig, publisher_factory: PublisherFactory, run_audit: RunAudit) -> int:
@@ -142,11 +173,34 @@ def action(config: ActionConfig, publisher_factory: PublisherFactory, run_audit:
     github = publisher_factory(config)
     subject = resolve_subject(config, github)
     previous = _previous(config, github, subject)
+    with tempfile.TemporaryDirectory(prefix="courtroom-cache-", dir=config.temp_dir) as tmp:
+        cache_dir = Path(tmp)
+        seeded = seed_cache(cache_dir, cache_seeds(previous))
+        if seeded:
+            _say(f"{len(seeded)} opinion(s) from the previous audit may be reused")
+        return _audit_and_publish(config, github, subject, previous, run_audit, cache_dir, seeded)
+
+
+def _audit_and_publish(
+    config: ActionConfig,
+    github: GitHubWriter,
+    subject: Subject,
+    previous: PreviousAudit | None,
+    run_audit: RunAudit,
+    cache_dir: Path,
+    seeded: set[str],
+) -> int:
     request = AuditRequest(
-        workspace=config.workspace, out_dir=config.out_dir, display_name=config.repository,
-        commit=subject.head_sha, pdf=resolve_pdf(config),
+        workspace=config.workspace,
+        out_dir=config.out_dir,
+        display_name=config.repository,
+        commit=subject.head_sha,
+        pdf=resolve_pdf(config),
         rubric=(config.workspace / config.rubric) if config.rubric else None,
-        model=config.model, api_key=config.anthropic_api_key, fail_below=config.fail_below,
+        model=config.model,
+        api_key=config.anthropic_api_key,
+        fail_below=config.fail_below,
+        cache_dir=cache_dir,
         seed_opinions=previous.opinions if previous else {},
     )
     outcome = run_audit(request)
@@ -156,7 +210,7 @@ def action(config: ActionConfig, publisher_factory: PublisherFactory, run_audit:
     paths = keep_files(verdict, outcome.paths, config.out_dir)
     _append(config.summary_path, render_summary(verdict))
     _outputs(config, f"{verdict.overall_score:.2f}", verdict.conclusion, paths.get("report"))
-    _publish(config, github, subject, verdict, previous)
+    _publish(config, github, subject, verdict, previous, opinion_keys(cache_dir))
     return outcome.exit_code
 
 
@@ -174,13 +228,21 @@ def _critical(
 ) -> int:
     """No verdict: say so everywhere we can, and fail the check so nobody merges blind."""
     error = str(getattr(outcome, "error", None) or "the audit could not complete")
-    _append(config.summary_path, f"# Courtroom audit did not complete\n\n{error}\n\n"
-            "The partial state and the trace are in the report folder.\n")
+    _append(
+        config.summary_path,
+        f"# Courtroom audit did not complete\n\n{error}\n\n"
+        "The partial state and the trace are in the report folder.\n",
+    )
     _outputs(config, "", "failure", outcome.paths.get("verdict"))
     try:
         github.publish_check_run(
-            name=config.check_name, head_sha=subject.head_sha, conclusion="failure",
-            title="The audit could not complete", summary=error[:60000], text="", annotations=[],
+            name=config.check_name,
+            head_sha=subject.head_sha,
+            conclusion="failure",
+            title="The audit could not complete",
+            summary=error[:60000],
+            text="",
+            annotations=[],
         )
     except PublishError as exc:
         _say(f"could not publish the failure check run: {exc}")
@@ -196,21 +258,21 @@ def pipeline_runner(request: AuditRequest) -> Outcome:
     from courtroom.trace import Trace
 
     fields: dict[str, Any] = {
-        "target": str(request.workspace), "pdf": request.pdf, "out_dir": request.out_dir,
-        "judges": "anthropic" if request.api_key else "offline", "model": request.model,
+        "target": str(request.workspace),
+        "pdf": request.pdf,
+        "out_dir": request.out_dir,
+        "judges": "anthropic" if request.api_key else "offline",
+        "model": request.model,
         "api_key": SecretStr(request.api_key) if request.api_key else None,
-        "fail_below": request.fail_below, "display_name": request.display_name,
+        "fail_below": request.fail_below,
+        "display_name": request.display_name,
         "commit": request.commit,
     }
     if request.rubric is not None:
         fields["rubric_path"] = request.rubric
-    kwargs: dict[str, Any] = {"trace": Trace()}
-    # Seeded opinions are passed only where the pipeline says it takes them.
-    if "seed_opinions" in inspect.signature(pipeline.audit).parameters:
-        kwargs["seed_opinions"] = request.seed_opinions
-    elif "seed_opinions" in AuditConfig.model_fields:
-        fields["seed_opinions"] = request.seed_opinions
-    return pipeline.audit(AuditConfig(**fields), **kwargs)
+    if request.cache_dir is not None:
+        fields["cache_dir"] = request.cache_dir
+    return pipeline.audit(AuditConfig(**fields), trace=Trace())
 
 
 def publisher_from_config(config: ActionConfig) -> Publisher:

@@ -41,6 +41,7 @@ class ActionConfig:
     github_sha: str | None = None
     output_path: Path | None = None
     summary_path: Path | None = None
+    temp_dir: Path | None = None
 
     @property
     def out_dir(self) -> Path:
@@ -117,6 +118,7 @@ def config_from_env(env: Mapping[str, str]) -> ActionConfig:
         github_sha=env.get("GITHUB_SHA") or None,
         output_path=Path(env["GITHUB_OUTPUT"]) if env.get("GITHUB_OUTPUT") else None,
         summary_path=Path(env["GITHUB_STEP_SUMMARY"]) if env.get("GITHUB_STEP_SUMMARY") else None,
+        temp_dir=Path(env["RUNNER_TEMP"]) if env.get("RUNNER_TEMP") else None,
     )
 
 

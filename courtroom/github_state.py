@@ -1,10 +1,13 @@
 """Hidden state carried in the sticky PR comment, so a re-audit can reuse unchanged work.
 
 The comment ends with an HTML comment holding base64 of zlib-compressed JSON: the rubric
-digest, the bench (model), the overall score, and per criterion its score, the digest of
-its evidence and its opinions. On the next run the action reads it back: scores give the
-"change since last audit" column, and opinions whose digest still matches are handed to
-the audit as a pre-seeded cache, so unchanged criteria cost no model call.
+digest, the bench (model), the commit, the overall score, per criterion its score and
+evidence digest, and the judges' opinions keyed by their opinion-cache key (the sha256 of
+every input that shaped the answer: criterion, evidence, persona, prompt, model, round).
+On the next run the action reads it back: scores give the "change since last audit"
+column, and the opinions pre-seed the opinion cache, which serves one only when its key
+matches the new input exactly, so unchanged criteria cost no model call and changed ones
+are judged afresh.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import hashlib
 import json
 import re
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,7 +75,9 @@ class PreviousAudit:
     scores: dict[str, int]
     rubric_sha256: str = ""
     bench: str = ""
+    commit: str | None = None
     opinions: dict[str, list[JudicialOpinion]] = field(default_factory=dict)  # by digest
+    cache: dict[str, JudicialOpinion] = field(default_factory=dict)  # by cache key
 
     @classmethod
     def from_verdict(cls, verdict: Verdict) -> PreviousAudit:
@@ -82,6 +87,7 @@ class PreviousAudit:
             scores={c.criterion_id: c.final_score for c in verdict.criteria},
             rubric_sha256=verdict.rubric.sha256,
             bench=verdict.bench,
+            commit=verdict.target.commit,
             opinions={digest_of(verdict, c): list(c.opinions) for c in verdict.criteria},
         )
 
@@ -91,28 +97,60 @@ def _pack(data: Mapping[str, Any]) -> str:
     return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
 
 
-def encode_state(verdict: Verdict, budget: int = 20000) -> str:
-    """The hidden HTML comment; opinions are dropped (biggest first) to stay in budget."""
+def _all_opinions(result: CriterionResult) -> list[JudicialOpinion]:
+    """Final opinions and every hearing round's: each is a reusable answer to some input."""
+    rounds = result.court.rounds if result.court else []
+    return [*result.opinions, *(o for r in rounds for o in r.opinions)]
+
+
+def encode_state(
+    verdict: Verdict, budget: int = 20000, keys: Mapping[str, Sequence[str]] | None = None
+) -> str:
+    """The hidden HTML comment. ``keys`` maps opinion ids to their opinion-cache keys.
+
+    Opinions without a known key are kept under ``opinion:<id>`` (they still show what was
+    said, but can never be served from the cache). Entries are dropped, biggest criterion
+    first, until the state fits in ``budget``.
+    """
+    keys = keys or {}
     criteria: dict[str, dict[str, Any]] = {}
+    cache: dict[str, Any] = {}
+    owner: dict[str, str] = {}
     for c in verdict.criteria:
-        reusable = not any(o.fallback for o in c.opinions)  # never cache a failure
+        final: list[str] = []
+        for o in _all_opinions(c):
+            if o.fallback:
+                continue  # a failure is never reused: the judge is asked again
+            dumped = o.model_dump(mode="json", exclude_none=True)
+            known = list(keys.get(o.opinion_id) or [f"opinion:{o.opinion_id}"])
+            for key in known:
+                cache[key] = dumped
+                owner[key] = c.criterion_id
+            if o in c.opinions and known[0] not in final:
+                final.append(known[0])
         criteria[c.criterion_id] = {
             "score": c.final_score,
             "digest": digest_of(verdict, c),
-            "opinions": [o.model_dump(mode="json") for o in c.opinions] if reusable else [],
+            "final": final,
         }
     data: dict[str, Any] = {
         "rubric": verdict.rubric.sha256,
         "bench": verdict.bench,
+        "commit": verdict.target.commit,
         "overall": verdict.overall_score,
         "criteria": criteria,
+        "cache": cache,
     }
     packed = _pack(data)
-    by_size = sorted(criteria, key=lambda k: -len(json.dumps(criteria[k]["opinions"])))
-    for key in by_size:
+    weight = {
+        cid: sum(len(json.dumps(cache[k])) for k in cache if owner[k] == cid) for cid in criteria
+    }
+    for cid in sorted(criteria, key=lambda k: -weight[k]):
         if len(packed) + 40 <= budget:
             break
-        criteria[key]["opinions"] = []
+        for key in [k for k in cache if owner[k] == cid]:
+            del cache[key]
+        criteria[cid]["final"] = []
         packed = _pack(data)
     while len(packed) + 40 > budget and criteria:
         criteria.pop(next(iter(criteria)))
@@ -127,18 +165,21 @@ def decode_state(body: str) -> PreviousAudit | None:
         return None
     try:
         data = json.loads(zlib.decompress(base64.b64decode(match.group(2), validate=True)))
+        cache = {k: JudicialOpinion.model_validate(v) for k, v in data["cache"].items()}
         criteria = data["criteria"]
-        opinions: dict[str, list[JudicialOpinion]] = {}
-        for entry in criteria.values():
-            if entry.get("opinions"):
-                found = [JudicialOpinion.model_validate(o) for o in entry["opinions"]]
-                opinions[entry["digest"]] = found
+        opinions = {
+            entry["digest"]: [cache[k] for k in entry["final"] if k in cache]
+            for entry in criteria.values()
+            if entry.get("final")
+        }
         return PreviousAudit(
             overall_score=data.get("overall"),
             scores={k: int(v["score"]) for k, v in criteria.items()},
             rubric_sha256=str(data.get("rubric", "")),
             bench=str(data.get("bench", "")),
+            commit=data.get("commit"),
             opinions=opinions,
+            cache=cache,
         )
     except (binascii.Error, zlib.error, ValueError, KeyError, TypeError, ValidationError):
         # A hand-edited or truncated comment is no reason to fail an audit.
@@ -161,3 +202,10 @@ def previous_opinions_from_comment(
     if bench is not None and state.bench != bench:
         return {}
     return state.opinions
+
+
+def cache_seeds(state: PreviousAudit | None) -> dict[str, JudicialOpinion]:
+    """The opinions that may pre-seed the opinion cache: those with a real cache key."""
+    if state is None:
+        return {}
+    return {k: o for k, o in state.cache.items() if re.fullmatch(r"[0-9a-f]{64}", k)}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -41,10 +41,14 @@ def templates_dir() -> Path:
     return Path(courtroom.__file__).resolve().parent.parent / "templates"
 
 
+_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+
+
 def _text(value: object) -> str:
     # Free text from models and repositories: keep Markdown, but no raw HTML that could
-    # close our <details> blocks or fake our hidden marker.
-    return str(value).replace("<", "&lt;").replace(">", "&gt;")
+    # close our <details> blocks or fake our hidden marker. Only a "<" that could open a
+    # tag or comment is escaped, so "a -> b" and "x < 3" stay readable in the raw file.
+    return _TAG_START.sub("&lt;", str(value))
 
 
 def _cell(value: object) -> str:
@@ -53,6 +57,8 @@ def _cell(value: object) -> str:
 
 def _code(value: object) -> str:
     text = re.sub(r"\s+", " ", str(value)).strip()
+    if re.fullmatch(r"[0-9a-f]{40}", text):
+        text = text[:12]  # a commit: the short form is what people paste and search
     ticks = "`" * (max((len(r) for r in re.findall(r"`+", text)), default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{ticks}{pad}{text}{pad}{ticks}".replace("|", "\\|")
@@ -98,15 +104,21 @@ def _names(items: Iterable[Any]) -> str:
 def summary_sentence(view: ReportView) -> str:
     """One paragraph a lead engineer can forward: the score and why the conclusion."""
     v = view.verdict
-    parts = [f"Across {len(view.criteria)} criteria the submission scores "
-             f"**{v.overall_score:.2f} / 5**."]
+    parts = [
+        f"Across {len(view.criteria)} criteria the submission scores **{v.overall_score:.2f} / 5**."
+    ]
     capped = [c for c in view.criteria if c.security_override]
     if v.conclusion == "failure":
-        parts.append(f"It fails: a confirmed security problem capped {_names(capped)}."
-                     if capped else "It fails: the overall score is under the required gate.")
+        parts.append(
+            f"It fails: a confirmed security problem capped {_names(capped)}."
+            if capped
+            else "It fails: the overall score is under the required gate."
+        )
     elif v.conclusion == "neutral":
-        parts.append("The result is neutral because the audit is incomplete or unsettled "
-                     "(a judge fell back, a detective failed, or the judges could not agree).")
+        parts.append(
+            "The result is neutral because the audit is incomplete or unsettled "
+            "(a judge fell back, a detective failed, or the judges could not agree)."
+        )
     else:
         parts.append("It passes.")
     if view.weakest:
@@ -192,8 +204,14 @@ def _fit(template: str, view: ReportView, limit: int, extra: dict[str, Any]) -> 
     for level, opts in enumerate(_levels(view)):
         shown = len(opts["rows"])
         notes = [] if level == 0 else [TRUNCATION_NOTE]
-        text = _render(template, hidden_rows=len(view.criteria) - shown, notes=notes,
-                       **opts, **extra, **_context(view))
+        text = _render(
+            template,
+            hidden_rows=len(view.criteria) - shown,
+            notes=notes,
+            **opts,
+            **extra,
+            **_context(view),
+        )
         if size(text) <= limit:
             return text
     return hard_cut(text, limit)
@@ -204,8 +222,12 @@ def render_comment(
     *,
     previous: PreviousAudit | Verdict | None = None,
     limit: int = COMMENT_LIMIT,
+    cache_keys: Mapping[str, Sequence[str]] | None = None,
 ) -> str:
-    """The sticky PR comment: marker, score chart, folded details and hidden state."""
+    """The sticky PR comment: marker, score chart, folded details and hidden state.
+
+    ``cache_keys`` (opinion id -> opinion-cache keys) lets the next audit reuse opinions.
+    """
     if isinstance(previous, Verdict):
         previous = PreviousAudit.from_verdict(previous)
     view = build_view(
@@ -213,7 +235,7 @@ def render_comment(
         previous_scores=previous.scores if previous else None,
         previous_overall=previous.overall_score if previous else None,
     )
-    state = encode_state(verdict, budget=limit // 3)
+    state = encode_state(verdict, budget=limit // 3, keys=cache_keys)
     body = _fit("comment.md.j2", view, limit - size(state) - 1, {"marker": COMMENT_MARKER})
     return body.rstrip("\n") + "\n" + state
 

@@ -24,8 +24,13 @@ COURT_PATHS = {
 
 # Absolute scratch paths must never reach a reader: they are meaningless off the runner
 # and can reveal machine layout. Repo-relative paths are kept as they are.
-_SCRATCH = ("/tmp", "/var/folders", "/private/var/folders", "/github/workspace",  # noqa: S108
-            "/home/runner/work")
+_SCRATCH = (
+    "/tmp",  # noqa: S108 - a pattern to hide, not a place we write to
+    "/var/folders",
+    "/private/var/folders",
+    "/github/workspace",
+    "/home/runner/work",
+)
 _TEMP_ROOTS = sorted({tempfile.gettempdir(), *_SCRATCH}, key=len, reverse=True)
 _TEMP_PATH = re.compile(
     "(?:" + "|".join(re.escape(r) for r in _TEMP_ROOTS) + r")(?:/[^\s:)\]`'\"<>|]+)+"
@@ -162,9 +167,13 @@ def _court(result: CriterionResult) -> tuple[str | None, str | None]:
     record = result.court
     if record is None or record.path == "skipped":
         return None, None
-    detail = (
-        f"{len(record.rounds)} round(s), {record.handoffs} handoff(s), {record.remands} remand(s)"
-    )
+    counts = [
+        (len(record.rounds), "round"),
+        (record.handoffs, "handoff"),
+        (record.remands, "remand"),
+    ]
+    parts = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in counts if n]
+    detail = ", ".join(parts) or "no further rounds"
     if record.mistrial_reason:
         detail += f"; mistrial: {record.mistrial_reason.replace('_', ' ')}"
     if record.gaps:

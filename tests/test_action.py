@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from courtroom.action import AuditRequest, action, main
 from courtroom.action_event import ActionConfig, config_from_env
 from courtroom.github import Publisher
 from courtroom.github_state import COMMENT_MARKER, decode_state
+from courtroom.judges.cache import OpinionCache
 from courtroom.models import Verdict
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,15 +38,37 @@ class Outcome:
 
 
 class FakeAudit:
-    """Stands in for courtroom.pipeline.audit; remembers what it was asked."""
+    """Stands in for courtroom.pipeline.audit; remembers what it was asked.
 
-    def __init__(self, verdict: Verdict | None = None, exit_code: int = 1) -> None:
+    It uses the opinion cache as the real bench does: an opinion whose input key is in the
+    cache counts as reused, any other is "asked" and stored. ``inputs`` plays the part of
+    the evidence: change it and every key changes.
+    """
+
+    def __init__(
+        self, verdict: Verdict | None = None, exit_code: int = 1, inputs: str = "v1"
+    ) -> None:
         self.verdict = verdict if verdict is not None else make_verdict()
         self.exit_code = exit_code
+        self.inputs = inputs
         self.requests: list[AuditRequest] = []
+        self.reused = 0
+        self.asked = 0
 
     def __call__(self, request: AuditRequest) -> Outcome:
         self.requests.append(request)
+        assert request.cache_dir is not None
+        cache = OpinionCache(request.cache_dir)
+        for criterion in self.verdict.criteria:
+            for opinion in criterion.opinions:
+                key = hashlib.sha256(f"{opinion.opinion_id}/{self.inputs}".encode()).hexdigest()
+                if opinion.fallback:
+                    continue
+                if (request.cache_dir / key[:2] / f"{key}.json").exists():
+                    self.reused += 1
+                else:
+                    self.asked += 1
+                    cache.put(key, opinion)
         return Outcome(self.verdict, self.exit_code)
 
 
@@ -136,15 +160,19 @@ def test_second_run_edits_the_same_comment_and_reuses_opinions(
     tmp_path: Path, fake: FakeGitHub
 ) -> None:
     env = make_env(tmp_path, fake)
-    run(env, FakeAudit())
-    better = make_verdict(overall=3.4)
-    second = FakeAudit(better)
+    first = FakeAudit()
+    run(env, first)
+    assert first.reused == 0 and first.asked == 14  # 15 opinions, one judge fell back
+    second = FakeAudit(make_verdict(overall=3.4))
     run(env, second)
     assert len(fake.comments) == 1 and len(fake.writes("POST", "/comments")) == 1
     body = next(iter(fake.comments.values()))["body"]
     assert "(+0.40 since last audit)" in body
-    seeds = second.requests[0].seed_opinions
-    assert seeds and all(len(ops) == 3 for ops in seeds.values())
+    assert second.reused == 14 and second.asked == 0  # nothing changed: no judge asked
+    assert second.requests[0].seed_opinions  # the previous opinions, by criterion digest
+    changed = FakeAudit(inputs="v2")  # new evidence: every key differs, nothing reused
+    run(env, changed)
+    assert changed.reused == 0 and changed.asked == 14
     assert decode_state(body) is not None
 
 
@@ -286,3 +314,89 @@ def test_dockerfile_installs_this_repository_and_matches_action_yml() -> None:
         assert re.search(rf"^  {name}:", action_yml, re.M), name
     for name in ("score", "conclusion", "report-path"):
         assert re.search(rf"^  {name}:", action_yml, re.M), name
+
+
+def _pipeline_available() -> bool:
+    try:
+        import courtroom.pipeline  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not _pipeline_available(), reason="courtroom.pipeline is not importable yet")
+def test_entrypoint_runs_as_the_runner_would(tmp_path: Path, fake: FakeGitHub) -> None:
+    """The real entrypoint.py and a real audit with Claude judges (a local fake), twice.
+
+    The second run finds the same evidence, so every opinion comes from the comment's
+    hidden state through the opinion cache: not one model call.
+    """
+    import os
+    import subprocess
+    import sys
+
+    from builders import head_sha, make_repo
+    from fakes.anthropic_server import FakeAnthropic
+
+    workspace = make_repo(
+        tmp_path / "workspace",
+        files={
+            "src/graph.py": "from langgraph.graph import StateGraph\n\ngraph = StateGraph(dict)\n",
+            "README.md": "# Auditor\n",
+        },
+    )
+    sha = head_sha(workspace)
+    event = json.loads((PAYLOADS / "pull_request" / "opened.payload.json").read_text())
+    event["pull_request"]["head"]["sha"] = sha
+    (tmp_path / "event.json").write_text(json.dumps(event))
+    claude = FakeAnthropic().start()
+    keep = {
+        k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_", "ANTHROPIC"))
+    }
+    env = {
+        **keep,
+        "GITHUB_EVENT_NAME": "pull_request",
+        "GITHUB_EVENT_PATH": str(tmp_path / "event.json"),
+        "GITHUB_REPOSITORY": fake.repo,
+        "GITHUB_WORKSPACE": str(workspace),
+        "GITHUB_API_URL": fake.api_url,
+        "GITHUB_SHA": MERGE,
+        "GITHUB_OUTPUT": str(tmp_path / "output.txt"),
+        "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"),
+        "RUNNER_TEMP": str(tmp_path),
+        "ANTHROPIC_BASE_URL": claude.url,
+        "INPUT_GITHUB-TOKEN": "ghs_e2e",
+        "INPUT_ANTHROPIC-API-KEY": "sk-ant-test-key",
+        "INPUT_CHECK-NAME": "courtroom",
+        "INPUT_COMMENT": "true",
+    }
+    verdicts, calls = [], []
+    try:
+        for _ in range(2):
+            before = len(claude.requests)
+            done = subprocess.run(
+                [sys.executable, str(ROOT / "entrypoint.py")],
+                env=env,
+                cwd=workspace,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+            verdict = json.loads((workspace / "courtroom-report" / "verdict.json").read_text())
+            expected = 1 if verdict["conclusion"] == "failure" else 0
+            assert done.returncode == expected, done.stdout + done.stderr
+            assert "sk-ant-test-key" not in done.stdout + done.stderr
+            verdicts.append(verdict)
+            calls.append(len(claude.requests) - before)
+    finally:
+        claude.stop()
+    assert verdicts[0]["bench"].startswith("anthropic:")
+    assert len(fake.comments) == 1 and len(fake.check_runs) == 2
+    assert {r["head_sha"] for r in fake.check_runs.values()} == {sha}
+    assert calls[0] >= 30 and calls[1] == 0, calls
+    assert verdicts[1]["usage"]["cached_opinions"] >= 30
+    assert verdicts[1]["overall_score"] == verdicts[0]["overall_score"]
+    assert outputs(tmp_path)["score"] == f"{verdicts[1]['overall_score']:.2f}"
+    body = next(iter(fake.comments.values()))["body"]
+    assert "sk-ant-test-key" not in body and "ghs_e2e" not in body

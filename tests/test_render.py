@@ -16,8 +16,10 @@ from courtroom import render
 from courtroom.github_state import (
     COMMENT_MARKER,
     PreviousAudit,
+    cache_seeds,
     decode_state,
     digest_of,
+    encode_state,
     previous_opinions_from_comment,
 )
 from courtroom.render import render_check_run, render_comment, render_report, size
@@ -123,9 +125,10 @@ def test_hidden_state_round_trip_and_reuse_rules() -> None:
     reusable = previous_opinions_from_comment(comment, rubric_sha256=verdict.rubric.sha256)
     graph = verdict.criteria[0]
     assert reusable[digest_of(verdict, graph)] == graph.opinions
-    # A criterion with a fallback judge is never cached: it must be asked again.
+    # A judge that fell back is never reused (it must be asked again); its peers are.
     git = verdict.criteria[3]
-    assert digest_of(verdict, git) not in reusable
+    assert [o.judge for o in reusable[digest_of(verdict, git)]] == ["Prosecutor", "Defense"]
+    assert cache_seeds(state) == {}  # no opinion-cache keys were known for this verdict
     assert previous_opinions_from_comment(comment, rubric_sha256="c" * 64) == {}
     assert previous_opinions_from_comment(comment, bench="anthropic:other") == {}
     assert previous_opinions_from_comment(comment.replace("v1 eN", "v1 #N")) == {}
@@ -164,3 +167,12 @@ def test_templates_folder_can_be_overridden(
     (folder / "report.md.j2").write_text("custom {{ view.verdict.target.repo }}\n")
     monkeypatch.setenv("COURTROOM_TEMPLATES", str(folder))
     assert render_report(make_verdict()) == "custom octo-org/auditor\n"
+
+
+def test_cache_keys_travel_with_the_opinions() -> None:
+    verdict = make_verdict()
+    first = verdict.criteria[0].opinions[0]
+    key = "ab" * 32
+    state = decode_state(encode_state(verdict, keys={first.opinion_id: [key]}))
+    assert state is not None and cache_seeds(state) == {key: first}
+    assert state.commit == verdict.target.commit
