@@ -65,11 +65,9 @@ def limits_for(rubric: Rubric, overrides: Mapping[str, object] | None = None) ->
 
 
 def _default_investigator(case: Case, requests: list[EvidenceRequest]) -> list[Evidence]:
-    # Imported on use: the detectives package is heavy and only remands need it.
-    from courtroom.detectives import investigate
+    from courtroom.detectives import investigate  # on use: only remands need the detectives
 
-    found: list[Evidence] = investigate(case, requests)
-    return found
+    return list(investigate(case, requests))
 
 
 def hold_court(
@@ -228,6 +226,8 @@ class _Session:
             self.trace.event("hear", "remand_failed", criterion_id=self.dim.id, error=str(exc))
             found = []
         known = {e.id for e in self.shown}
+        # The pool may already hold an answer: evidence the docket gave other criteria.
+        found = rules.from_pool(requests, self.base_pool, known) + found
         new_ids: list[str] = []
         answered = False
         for evidence in found:

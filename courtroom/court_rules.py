@@ -27,6 +27,8 @@ HEARING_VARIANCE = 2
 MAX_ARGUMENT_CHARS = 600
 MAX_POINT_CHARS = 240
 MAX_POINTS = 6
+#: Most pool items one remand request pulls into a criterion's evidence.
+MAX_POOL_ANSWERS = 8
 
 Opening = Literal["plea", "hearing", "skipped"]
 
@@ -171,6 +173,33 @@ def outstanding(
                 seen.add(key)
                 found.append((opinion.judge, request))
     return found
+
+
+def answers(request: EvidenceRequest, evidence: Iterable[Evidence]) -> list[Evidence]:
+    """Found evidence that answers a request: at (or naming) its path, or naming its symbol."""
+    path = (request.path or "").strip().lstrip("./").rstrip("/")
+    hits: list[Evidence] = []
+    for item in evidence:
+        if not item.found:
+            continue
+        where = item.location.split(":", 1)[0]
+        text = f"{item.goal} {item.content or ''}"
+        at_path = bool(path) and (where == path or where.endswith("/" + path) or path in text)
+        if at_path or (bool(request.symbol) and str(request.symbol) in text):
+            hits.append(item)
+    return hits
+
+
+def from_pool(
+    requests: Iterable[EvidenceRequest], pool: Mapping[str, Evidence], known: set[str]
+) -> list[Evidence]:
+    """Evidence already collected that answers the requests but was not shown yet."""
+    unseen = [e for e in pool.values() if e.id not in known]
+    found: dict[str, Evidence] = {}
+    for request in requests:
+        for item in answers(request, unseen)[:MAX_POOL_ANSWERS]:
+            found.setdefault(item.id, item)
+    return list(found.values())
 
 
 def standing_requests(opinions: Iterable[JudicialOpinion]) -> list[tuple[str, EvidenceRequest]]:

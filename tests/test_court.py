@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import pytest
@@ -32,7 +33,7 @@ NEW = make_evidence("Error edge after the judges", location="src/edges.py:3")
 POOL = {e.id: e for e in (GRAPH, STATE, SHELL)}
 
 
-def first_round(cid: str, p: int, d: int, t: int, **extra: object) -> list[JudicialOpinion]:
+def first_round(cid: str, p: int, d: int, t: int) -> list[JudicialOpinion]:
     """Three first-round opinions citing the graph fact."""
     return [
         opinion("Prosecutor", cid, p, cites=[GRAPH.id], charges=["No error edge."]),
@@ -54,14 +55,9 @@ def convene(
     """Run the court over scripted opinions with the real bench around the fake backend."""
     pool = pool if pool is not None else POOL
     shown = {d.id: list(pool.values()) for d in rubric.dimensions}
-    kwargs: dict[str, object] = {}
-    if clock is not None:
-        kwargs["clock"] = clock
-    return hold_court(
-        rubric, CASE, pool, shown, opinions,
-        bench=JudgeBench(backend, max_workers=6), trace=Trace(),
-        limits=limits, investigator=investigator or Investigator(), **kwargs,  # type: ignore[arg-type]
-    )
+    return hold_court(rubric, CASE, pool, shown, opinions, bench=JudgeBench(backend),
+                      trace=Trace(), clock=clock or time.monotonic, limits=limits,
+                      investigator=investigator or Investigator())
 
 
 def scores(ops: Sequence[JudicialOpinion]) -> dict[str, int]:
@@ -121,8 +117,8 @@ def test_peers_are_structured_and_length_limited() -> None:
     assert all(len(m) <= 240 for m in defense.mitigations or [])
     assert "\x00" not in "".join(defense.mitigations or [])
     assert to_prosecutor.previous is not None and to_prosecutor.previous.score == 1
-    assert {p.judge for p in to_prosecutor.peers} == {"Defense", "TechLead"}
     assert to_prosecutor.round == 1
+    assert {p.judge for p in to_prosecutor.peers} == {"Defense", "TechLead"}
 
 
 def test_remand_brings_new_evidence_then_converges() -> None:
@@ -180,7 +176,7 @@ def test_mistrial_flag_is_set_even_when_the_last_spread_is_small() -> None:
     outcome = convene(rubric, backend, {"c": first_round("c", 1, 5, 3)},
                       clock=StepClock(1000.0))
     record = outcome.records["c"]
-    assert record.path == "mistrial" and record.mistrial_reason == "time_exhausted"
+    assert (record.path, record.mistrial_reason) == ("mistrial", "time_exhausted")
     assert record.extra_calls == 0 and backend.hearing_requests() == []
     assert any(g.missing.startswith("time") for g in record.gaps)
     result = synthesise(rubric, outcome, POOL)[0]
@@ -196,8 +192,7 @@ def test_ttl_expiring_between_rounds_keeps_the_last_opinions() -> None:
     outcome = convene(rubric, backend, {"c": first_round("c", 1, 5, 3)},
                       clock=StepClock(10.0), limits=limits_for(rubric))
     record = outcome.records["c"]
-    assert record.mistrial_reason == "time_exhausted"
-    assert len(record.rounds) == 2
+    assert record.mistrial_reason == "time_exhausted" and len(record.rounds) == 2
     assert scores(outcome.opinions["c"])["Prosecutor"] == 2
 
 
@@ -208,10 +203,8 @@ def test_judge_still_asking_after_a_fruitless_remand_declares_a_mistrial() -> No
     opening = first_round("c", 1, 5, 3)
     opening[0] = opinion("Prosecutor", "c", 1, cites=[GRAPH.id], requests=[ask])
     outcome = convene(rubric, backend, {"c": opening}, investigator=Investigator())
-    record = outcome.records["c"]
-    assert record.path == "mistrial" and record.mistrial_reason == "judge_declared"
-    assert record.remands == 1
-    gap = record.gaps[0]
+    rec, gap = outcome.records["c"], outcome.records["c"].gaps[0]
+    assert (rec.path, rec.mistrial_reason, rec.remands) == ("mistrial", "judge_declared", 1)
     assert gap.raised_by == "Prosecutor" and "handle_error" in gap.missing
     assert gap.stage.startswith("remand 1")
 
@@ -288,6 +281,19 @@ def test_disputed_security_charge_is_heard_even_with_a_small_spread() -> None:
 
 def test_limits_come_from_the_rubric_and_config_overrides_them() -> None:
     rubric = rubric_with(["c"], court={"max_rounds": 1, "ttl_seconds": 30})
-    assert limits_for(rubric).max_rounds == 1
     merged = limits_for(rubric, {"max_rounds": 3, "max_remands": None})
-    assert (merged.max_rounds, merged.ttl_seconds, merged.max_remands) == (3, 30, 2)
+    assert limits_for(rubric).max_rounds == 1 and merged.max_remands == 2
+    assert (merged.max_rounds, merged.ttl_seconds) == (3, 30)
+
+
+def test_remand_is_answered_from_the_pool_before_the_detectives() -> None:
+    rubric = rubric_with(["c"])
+    backend = ScriptedBackend()
+    opening = first_round("c", 1, 5, 3)
+    opening[2] = opinion("TechLead", "c", 3, requests=[EvidenceRequest(path="src/edges.py")])
+    backend.enqueue("c", "Prosecutor", opinion("Prosecutor", "c", 3, cites=[NEW.id]))
+    pool = {**POOL, NEW.id: NEW}
+    outcome = hold_court(rubric, CASE, pool, {"c": [GRAPH]}, {"c": opening},
+                         bench=JudgeBench(backend), trace=Trace(), investigator=Investigator())
+    assert outcome.records["c"].rounds[-1].new_evidence == [NEW.id]
+    assert outcome.new_evidence == {} and NEW in outcome.shown["c"]  # already in the pool

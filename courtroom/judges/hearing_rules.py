@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from courtroom.court_rules import answers
 from courtroom.errors import JudgeError
 from courtroom.judges.base import JudgeRequest
 from courtroom.judges.digest import content_digest
@@ -45,22 +46,6 @@ def _backed(opinion: JudicialOpinion, evidence: Mapping[str, Evidence], tag: str
         if item is not None and item.found and (tag is None or tag in item.tags):
             return True
     return False
-
-
-def answers(request: EvidenceRequest, evidence: Iterable[Evidence]) -> list[Evidence]:
-    """Found evidence that answers a request: at (or naming) its path, or naming its symbol."""
-    hits: list[Evidence] = []
-    for item in evidence:
-        if not item.found:
-            continue
-        where = item.location.split(":", 1)[0]
-        text = f"{item.goal} {item.content or ''}"
-        path = (request.path or "").strip().lstrip("./").rstrip("/")
-        at_path = bool(path) and (where == path or where.endswith("/" + path) or path in text)
-        names = bool(request.symbol) and str(request.symbol) in text
-        if at_path or names:
-            hits.append(item)
-    return hits
 
 
 def _superseded(item: Evidence, answered: Iterable[EvidenceRequest]) -> bool:
