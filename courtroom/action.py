@@ -11,7 +11,6 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -23,47 +22,23 @@ from courtroom.action_event import (
     resolve_pdf,
     resolve_subject,
 )
-from courtroom.errors import EXIT_CRITICAL, CourtroomError, PublishError
+from courtroom.action_runners import (
+    AuditRequest,
+    Outcome,
+    RunAudit,
+    pipeline_runner,
+    replay_runner,
+)
+from courtroom.errors import (
+    EXIT_CRITICAL,
+    CourtroomError,
+    PublishError,
+)
 from courtroom.github import Publisher, ReadOnlyTokenError
 from courtroom.github_annotations import Annotation, escape_data, findings, workflow_commands
 from courtroom.github_state import PreviousAudit, cache_seeds, decode_state
-from courtroom.models import JudicialOpinion, Verdict
+from courtroom.models import Verdict
 from courtroom.render import render_check_run, render_comment, render_report, render_summary
-
-
-@dataclass
-class AuditRequest:
-    """What the action asks of the audit; the runner maps it onto the pipeline's config."""
-
-    workspace: Path
-    out_dir: Path
-    display_name: str
-    commit: str
-    pdf: Path | None
-    rubric: Path | None
-    model: str | None
-    api_key: str | None = field(repr=False)
-    fail_below: float | None
-    #: Opinion cache, pre-seeded from the previous comment (see courtroom.action_cache).
-    cache_dir: Path | None = None
-    #: The previous audit's final opinions by criterion digest (what was reused from).
-    seed_opinions: dict[str, list[JudicialOpinion]] = field(default_factory=dict)
-
-
-class Outcome(Protocol):
-    """What an audit returns (``courtroom.pipeline.AuditOutcome`` fits)."""
-
-    @property
-    def verdict(self) -> Verdict | None:
-        """The verdict; None when the audit could not complete (critical failure)."""
-
-    @property
-    def exit_code(self) -> int:
-        """The audit's exit status (DESIGN §5)."""
-
-    @property
-    def paths(self) -> Mapping[str, Path]:
-        """Files the audit wrote, by kind: verdict, report, trace."""
 
 
 class GitHubWriter(Protocol):
@@ -85,7 +60,6 @@ class GitHubWriter(Protocol):
     ) -> int: ...
 
 
-RunAudit = Callable[[AuditRequest], Outcome]
 PublisherFactory = Callable[[ActionConfig], GitHubWriter]
 
 
@@ -249,32 +223,6 @@ def _critical(
     return outcome.exit_code
 
 
-def pipeline_runner(request: AuditRequest) -> Outcome:
-    """Run the real pipeline (imported late: the action module must load without it)."""
-    from pydantic import SecretStr
-
-    from courtroom import pipeline
-    from courtroom.config import AuditConfig
-    from courtroom.trace import Trace
-
-    fields: dict[str, Any] = {
-        "target": str(request.workspace),
-        "pdf": request.pdf,
-        "out_dir": request.out_dir,
-        "judges": "anthropic" if request.api_key else "offline",
-        "model": request.model,
-        "api_key": SecretStr(request.api_key) if request.api_key else None,
-        "fail_below": request.fail_below,
-        "display_name": request.display_name,
-        "commit": request.commit,
-    }
-    if request.rubric is not None:
-        fields["rubric_path"] = request.rubric
-    if request.cache_dir is not None:
-        fields["cache_dir"] = request.cache_dir
-    return pipeline.audit(AuditConfig(**fields), trace=Trace())
-
-
 def publisher_from_config(config: ActionConfig) -> Publisher:
     """The real publisher for the configured repository and API."""
     return Publisher(config.token, config.api_url, config.repository)
@@ -284,7 +232,8 @@ def main(env: Mapping[str, str] | None = None) -> int:
     """Entry point of the Docker action; the only place that catches broadly."""
     try:
         config = config_from_env(os.environ if env is None else env)
-        return action(config, publisher_from_config, pipeline_runner)
+        runner = replay_runner(config.workspace / config.verdict) if config.verdict else None
+        return action(config, publisher_from_config, runner or pipeline_runner)
     except CourtroomError as exc:
         print(f"::error::{escape_data(f'courtroom: {exc}')}")
         return exc.exit_code

@@ -42,6 +42,8 @@ class ActionConfig:
     output_path: Path | None = None
     summary_path: Path | None = None
     temp_dir: Path | None = None
+    #: Publish this verdict.json instead of auditing (the workflow_run half of fork PRs).
+    verdict: str | None = None
 
     @property
     def out_dir(self) -> Path:
@@ -119,6 +121,7 @@ def config_from_env(env: Mapping[str, str]) -> ActionConfig:
         output_path=Path(env["GITHUB_OUTPUT"]) if env.get("GITHUB_OUTPUT") else None,
         summary_path=Path(env["GITHUB_STEP_SUMMARY"]) if env.get("GITHUB_STEP_SUMMARY") else None,
         temp_dir=Path(env["RUNNER_TEMP"]) if env.get("RUNNER_TEMP") else None,
+        verdict=_input(env, "verdict") or None,
     )
 
 
@@ -139,7 +142,11 @@ def resolve_subject(config: ActionConfig, github: PullLookup) -> Subject:
             return Subject(github.pull_head_sha(config.pr_number), config.pr_number)
         except PublishError as exc:
             raise ConfigError(f"cannot read pull request #{config.pr_number}: {exc}") from exc
-    sha = event.get("after") if config.event_name == "push" else None
+    sha = None
+    if config.event_name == "push":
+        sha = event.get("after")
+    elif config.event_name == "workflow_run":
+        sha = (event.get("workflow_run") or {}).get("head_sha")
     sha = sha or config.github_sha
     if not sha:
         raise ConfigError(f"cannot tell which commit to audit for event {config.event_name!r}")

@@ -239,6 +239,39 @@ def test_enterprise_api_url(tmp_path: Path) -> None:
     assert all(r["path"].startswith("/repos/") for r in fake.requests)
 
 
+def test_workflow_run_publishes_a_verdict_from_an_unprivileged_run(
+    tmp_path: Path, fake: FakeGitHub
+) -> None:
+    """The fork pattern: run A audited without secrets, run B publishes its verdict.json."""
+    from courtroom.integrity import seal
+
+    env = make_env(tmp_path, fake, "workflow_run", pr_number="2", verdict="artifact/verdict.json")
+    event = {"action": "completed", "workflow_run": {"head_sha": HEAD, "pull_requests": []}}
+    Path(env["GITHUB_EVENT_PATH"]).write_text(json.dumps(event))
+    artifact = tmp_path / "workspace" / "artifact"
+    artifact.mkdir()
+    (artifact / "verdict.json").write_text(seal(make_verdict()).model_dump_json())
+    assert main(env | {"GITHUB_API_URL": fake.api_url}) == 1  # the verdict's failure
+    (check,) = fake.check_runs.values()
+    assert check["head_sha"] == HEAD and check["conclusion"] == "failure"
+    assert [c["issue"] for c in fake.comments.values()] == [2]
+
+
+def test_an_altered_verdict_is_refused(
+    tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from courtroom.integrity import seal
+
+    env = make_env(tmp_path, fake, "workflow_run", pr_number="2", verdict="v.json")
+    Path(env["GITHUB_EVENT_PATH"]).write_text(json.dumps({"workflow_run": {"head_sha": HEAD}}))
+    sealed = json.loads(seal(make_verdict()).model_dump_json())
+    sealed["overall_score"], sealed["conclusion"] = 5.0, "success"  # a forged pass
+    (tmp_path / "workspace" / "v.json").write_text(json.dumps(sealed))
+    assert main(env) == 1
+    assert "altered" in capsys.readouterr().out
+    assert not fake.check_runs and not fake.comments
+
+
 def test_comment_can_be_turned_off(tmp_path: Path, fake: FakeGitHub) -> None:
     run(make_env(tmp_path, fake, comment="false"), FakeAudit())
     assert not fake.comments and len(fake.check_runs) == 1
@@ -310,6 +343,7 @@ def test_dockerfile_installs_this_repository_and_matches_action_yml() -> None:
         "pr-number",
         "check-name",
         "comment",
+        "verdict",
     ):
         assert re.search(rf"^  {name}:", action_yml, re.M), name
     for name in ("score", "conclusion", "report-path"):
