@@ -1,16 +1,17 @@
 """Opinions already given, kept on disk, so the same input costs no second call.
 
 The key is the sha256 of everything that shapes an answer: the criterion (rubric text),
-the evidence shown, the persona's prompt, the backend and model, the round and the peers
-of a hearing. Change any of them and the key changes, so a cached opinion is never served
-for an input it was not given. Fallback opinions are never stored: a failure is retried
-on the next audit.
+the evidence shown (less run-to-run timings in rationales), the persona's prompt, the output
+schema, the backend and model, the round and the peers of a hearing. Change any of them
+and the key changes, so a cached opinion is never served for an input it was not given.
+Fallback opinions are never stored: a failure is retried on the next audit.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -20,10 +21,20 @@ from pydantic import ValidationError
 from courtroom.judges import envelope, personas
 from courtroom.judges.base import JudgeRequest
 from courtroom.judges.digest import sha256_of
-from courtroom.models import JudicialOpinion
+from courtroom.models import Evidence, JudicialOpinion
 
 #: Bump when the meaning of a cached entry changes (schema, prompt layout).
 CACHE_FORMAT = 1
+
+#: Durations ("in 1.47s", "120 ms") inside a rationale say how long a detective took,
+#: not what it found; they vary run to run and must not invalidate cached opinions.
+_DURATION = re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds)\b")
+
+
+def _evidence_key(item: Evidence) -> dict[str, object]:
+    data = item.model_dump(mode="json")
+    data["rationale"] = _DURATION.sub("#s", item.rationale)
+    return data
 
 
 def seed_key(criterion_id: str, judge: str) -> str:
@@ -57,7 +68,7 @@ class OpinionCache:
                 "format": CACHE_FORMAT,
                 "backend": backend_name,
                 "criterion": request.dimension.model_dump(mode="json"),
-                "evidence": [e.model_dump(mode="json") for e in request.evidence],
+                "evidence": [_evidence_key(e) for e in request.evidence],
                 "persona": request.persona,
                 "prompt": personas.prompt_digest(request.persona, request.dimension),
                 "schema": envelope.OUTPUT_SCHEMA,

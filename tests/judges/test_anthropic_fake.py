@@ -210,3 +210,16 @@ def test_unknown_bench_is_a_config_error():
 
     with pytest.raises(ConfigError):
         make_backend("gpt", timeout=1.0)
+
+
+def test_cache_key_ignores_scan_timings_but_not_facts(tmp_path):
+    from .conftest import ev
+
+    cache = OpinionCache(tmp_path)
+    def keyed(rationale: str, content: str = "x") -> str:
+        item = ev("Security scan", content=content).model_copy(update={"rationale": rationale})
+        return cache.key(request(evidence=[item]), "anthropic:a")
+
+    assert keyed("scanned 79 files in 1.47s") == keyed("scanned 79 files in 1.52s")
+    assert keyed("scanned 79 files in 1.47s") != keyed("scanned 80 files in 1.47s")
+    assert keyed("r", "a") != keyed("r", "b")
