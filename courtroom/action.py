@@ -18,6 +18,7 @@ from courtroom.action_cache import opinion_keys, seed_cache
 from courtroom.action_event import (
     ActionConfig,
     Subject,
+    checkout_mismatch,
     config_from_env,
     resolve_pdf,
     resolve_subject,
@@ -152,7 +153,7 @@ def action(config: ActionConfig, publisher_factory: PublisherFactory, run_audit:
         seeded = seed_cache(cache_dir, cache_seeds(previous))
         if seeded:
             _say(f"{len(seeded)} opinion(s) from the previous audit may be reused")
-        return _audit_and_publish(config, github, subject, previous, run_audit, cache_dir, seeded)
+        return _audit_and_publish(config, github, subject, previous, run_audit, cache_dir)
 
 
 def _audit_and_publish(
@@ -162,8 +163,11 @@ def _audit_and_publish(
     previous: PreviousAudit | None,
     run_audit: RunAudit,
     cache_dir: Path,
-    seeded: set[str],
 ) -> int:
+    if not config.verdict:
+        warning = checkout_mismatch(config.workspace, subject.head_sha)
+        if warning:
+            print(f"::warning::{escape_data(warning)}")
     request = AuditRequest(
         workspace=config.workspace,
         out_dir=config.out_dir,

@@ -8,6 +8,7 @@ GitHub except ``resolve_commit`` for ``workflow_dispatch``, which must ask for t
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -162,3 +163,28 @@ def resolve_pdf(config: ActionConfig) -> Path | None:
         return matches[0] if matches else config.workspace / config.pdf
     path = Path(config.pdf)
     return path if path.is_absolute() else config.workspace / path
+
+
+def checkout_mismatch(workspace: Path, head_sha: str) -> str | None:
+    """A warning when the checkout is not the commit the results will be posted on.
+
+    ``actions/checkout`` checks out the PR's merge commit by default; the verdict would then
+    describe a tree nobody pushed. Not fatal: the workflow may have its reasons.
+    """
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(workspace), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    actual = done.stdout.strip()
+    if done.returncode != 0 or not actual or actual == head_sha:
+        return None
+    return (
+        f"the workspace is at {actual[:12]}, not the PR head {head_sha[:12]}: check out "
+        "`ref: ${{ github.event.pull_request.head.sha }}` to audit what was pushed"
+    )

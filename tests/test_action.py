@@ -434,3 +434,15 @@ def test_entrypoint_runs_as_the_runner_would(tmp_path: Path, fake: FakeGitHub) -
     assert outputs(tmp_path)["score"] == f"{verdicts[1]['overall_score']:.2f}"
     body = next(iter(fake.comments.values()))["body"]
     assert "sk-ant-test-key" not in body and "ghs_e2e" not in body
+
+
+def test_checkout_of_the_merge_commit_is_pointed_out(tmp_path: Path) -> None:
+    from builders import head_sha, make_repo
+
+    from courtroom.action_event import checkout_mismatch
+
+    repo = make_repo(tmp_path / "repo", files={"a.py": "x = 1\n"})
+    assert checkout_mismatch(repo, head_sha(repo)) is None
+    warning = checkout_mismatch(repo, HEAD)
+    assert warning and "pull_request.head.sha" in warning
+    assert checkout_mismatch(tmp_path, HEAD) is None  # not a git checkout: nothing to say
