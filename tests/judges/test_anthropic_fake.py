@@ -223,3 +223,13 @@ def test_cache_key_ignores_scan_timings_but_not_facts(tmp_path):
     assert keyed("scanned 79 files in 1.47s") == keyed("scanned 79 files in 1.52s")
     assert keyed("scanned 79 files in 1.47s") != keyed("scanned 80 files in 1.47s")
     assert keyed("r", "a") != keyed("r", "b")
+
+
+def test_retry_after_ms_and_cut_off_answers(fake, claude, sleeps):
+    fake.enqueue(error(503, "api_error", "busy", {"retry-after-ms": "250"}),
+                 Reply(body=message('{"score": 4, "argu', stop="max_tokens")),
+                 Reply(body=message(opinion_text(4))))
+    opinion, usage = claude.opine(request())
+    assert sleeps == [0.25] and usage.transport_retries == 1 and usage.output_retries == 1
+    assert "max_tokens" in fake.requests[2].json["messages"][-1]["content"]
+    assert opinion.score == 4
