@@ -120,7 +120,9 @@ def summary_sentence(view: ReportView) -> str:
             "(a judge fell back, a detective failed, or the judges could not agree)."
         )
     else:
-        parts.append("It passes.")
+        parts.append(
+            "It passes: no confirmed security problem, and the score clears the gate if one is set."
+        )
     if view.weakest:
         parts.append(f"Start with {_names(view.weakest[:2])}.")
     return " ".join(parts)
