@@ -139,7 +139,7 @@ class AnthropicBackend:
             stop=stop_after_attempt(1 + self.output_retries),
             retry=retry_if_exception_type(JudgeOutputError),
             wait=wait_none(),
-            sleep=self._sleep,
+            sleep=_no_sleep,  # a bad answer is retried at once: nothing to wait for
             reraise=True,
         )
         for attempt in outputs:
@@ -195,6 +195,10 @@ class AnthropicBackend:
             raise JudgeError(f"Claude call failed: {type(exc).__name__}") from exc
         _add_usage(usage, getattr(message, "usage", None))
         return message
+
+
+def _no_sleep(seconds: float) -> None:
+    return None
 
 
 def _add_usage(usage: JudgeUsage, reported: Any) -> None:
