@@ -132,7 +132,9 @@ class Publisher:
         """Our sticky comment on PR ``number``, found by its hidden marker."""
         def scan(_: int) -> IssueComment | None:
             for comment in self._repo.get_issue(number).get_comments():
-                if COMMENT_MARKER in (comment.body or ""):
+                # Ours start with the marker; a human's quote of it starts with ">" and
+                # must not be mistaken for ours (editing it would fail with a 403).
+                if (comment.body or "").lstrip().startswith(COMMENT_MARKER):
                     return comment
             return None
 

@@ -17,7 +17,7 @@ _LOCATION = re.compile(
     r"^(?P<path>[^\s:]+\.[^\s:/]+|[^\s:]+/[^\s:]+):(?P<line>\d+)(?:-(?P<end>\d+))?$"
 )
 LEVEL_ORDER = {"failure": 0, "warning": 1, "notice": 2}
-MAX_ANNOTATIONS = 1000  # beyond this a reader scrolls past them anyway
+MAX_ANNOTATIONS = 500  # ten requests; beyond this a reader scrolls past them anyway
 MAX_WORKFLOW_COMMANDS = 50  # the runner shows only 10 errors + 10 warnings per step
 
 
@@ -40,7 +40,7 @@ class Annotation:
             "end_line": self.end_line,
             "annotation_level": self.level,
             "title": self.title[:255],
-            "message": self.message[:60000],
+            "message": self.message[:8000],  # GitHub allows 64 KB; a note needs far less
         }
 
 

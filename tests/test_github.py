@@ -68,6 +68,14 @@ def test_sticky_comment_is_created_once_then_edited(fake: FakeGitHub, sleeps: li
     assert len(fake.writes("POST")) == 1 and len(fake.writes("PATCH")) == 1
 
 
+def test_a_quoted_marker_is_not_our_comment(fake: FakeGitHub, sleeps: list[float]) -> None:
+    fake.comments[1] = {"issue": 7, "body": f"> {COMMENT_MARKER}\n> score 2\n\nWhy so low?"}
+    pub = publisher(fake, sleeps)
+    assert pub.find_comment(7) is None
+    pub.upsert_comment(7, f"{COMMENT_MARKER}\nverdict")
+    assert fake.comments[1]["body"].endswith("Why so low?") and len(fake.comments) == 2
+
+
 def test_marker_found_past_the_first_page(fake: FakeGitHub, sleeps: list[float]) -> None:
     for i in range(1, 46):
         fake.comments[i] = {"issue": 7, "body": f"chatter {i}"}
