@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from courtroom import court_rules as rules
+from courtroom.court_rules import limits_for
 from courtroom.detectives.base import Case
 from courtroom.judges.base import JudgeRequest, JudgeUsage
 from courtroom.models import (
@@ -31,6 +32,8 @@ from courtroom.models import (
 )
 from courtroom.rubric import CourtParameters, Dimension, Rubric
 from courtroom.trace import Trace
+
+__all__ = ["Bench", "CourtOutcome", "apply_record", "hold_court", "limits_for"]
 
 Clock = Callable[[], float]
 Investigator = Callable[[Case, list[EvidenceRequest]], list[Evidence]]
@@ -55,13 +58,6 @@ class CourtOutcome:
     records: dict[str, CourtRecord]
     new_evidence: dict[str, Evidence] = field(default_factory=dict)
     shown: dict[str, list[Evidence]] = field(default_factory=dict)
-
-
-def limits_for(rubric: Rubric, overrides: Mapping[str, object] | None = None) -> CourtParameters:
-    """The rubric's court limits with any configured overrides applied (validated)."""
-    base = rubric.court.model_dump()
-    base.update({k: v for k, v in (overrides or {}).items() if v is not None})
-    return CourtParameters.model_validate(base)
 
 
 def _default_investigator(case: Case, requests: list[EvidenceRequest]) -> list[Evidence]:
@@ -96,8 +92,7 @@ def hold_court(
     if contested:
         workers = max(1, min(max_workers, len(contested)))
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="court") as executor:
-            # list() re-raises here the first exception any hearing raised.
-            list(executor.map(_Session.hear, contested))
+            list(executor.map(_Session.hear, contested))  # re-raises a hearing's exception
     outcome = CourtOutcome(opinions={}, records={})
     for session in sessions:
         cid = session.dim.id

@@ -1,4 +1,4 @@
-"""Pure rules of the court phase: who is contested, what peers may see, what a gap is.
+"""Pure rules of the court phase: its limits, who is contested, what peers may see, gaps.
 
 No I/O and no clock here: ``court.py`` drives the stages and asks these functions what
 to do, so the rules can be tested on plain opinions without a bench.
@@ -10,6 +10,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
+from pydantic import ValidationError
+
+from courtroom.errors import ConfigError
 from courtroom.models import (
     JUDGES,
     Evidence,
@@ -17,6 +20,7 @@ from courtroom.models import (
     EvidenceRequest,
     JudicialOpinion,
 )
+from courtroom.rubric import CourtParameters, Rubric
 
 SECURITY_TAG = "security"
 #: Variance at or under which the first round counts as agreement (plea deal).
@@ -33,6 +37,16 @@ MAX_POOL_ANSWERS = 8
 Opening = Literal["plea", "hearing", "skipped"]
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def limits_for(rubric: Rubric, overrides: Mapping[str, object] | None = None) -> CourtParameters:
+    """The rubric's court limits with any configured overrides applied (validated)."""
+    base = {**rubric.court.model_dump(), **{k: v for k, v in (overrides or {}).items()
+                                            if v is not None}}
+    try:
+        return CourtParameters.model_validate(base)
+    except ValidationError as exc:
+        raise ConfigError(f"court limits: {exc.errors()[0]['msg']}") from exc
 
 
 def participating(opinions: Iterable[JudicialOpinion]) -> list[JudicialOpinion]:

@@ -19,7 +19,7 @@ from verdict_builders import make_evidence
 
 from courtroom import chief_justice
 from courtroom.court import CourtOutcome, hold_court, limits_for
-from courtroom.errors import JudgeError
+from courtroom.errors import ConfigError, JudgeError
 from courtroom.judges.bench import JudgeBench
 from courtroom.models import Evidence, EvidenceRequest, JudicialOpinion
 from courtroom.rubric import CourtParameters, Rubric
@@ -127,7 +127,6 @@ def test_remand_brings_new_evidence_then_converges() -> None:
     ask = EvidenceRequest(path="src/edges.py", question="Is there an error edge?")
     opening = first_round("c", 1, 5, 3)
     opening[2] = opinion("TechLead", "c", 3, cites=[GRAPH.id], requests=[ask])
-
     def sees_new(judge: str, score: int):  # the revision cites what the remand found
         def answer(request):  # type: ignore[no-untyped-def]
             assert NEW.id in {e.id for e in request.evidence}
@@ -282,8 +281,10 @@ def test_disputed_security_charge_is_heard_even_with_a_small_spread() -> None:
 def test_limits_come_from_the_rubric_and_config_overrides_them() -> None:
     rubric = rubric_with(["c"], court={"max_rounds": 1, "ttl_seconds": 30})
     merged = limits_for(rubric, {"max_rounds": 3, "max_remands": None})
-    assert limits_for(rubric).max_rounds == 1 and merged.max_remands == 2
-    assert (merged.max_rounds, merged.ttl_seconds) == (3, 30)
+    assert (merged.max_rounds, merged.ttl_seconds, merged.max_remands) == (3, 30, 2)
+    with pytest.raises(ConfigError, match="court limits"):
+        limits_for(rubric, {"ttl_seconds": -1})
+    assert limits_for(rubric).max_rounds == 1
 
 
 def test_remand_is_answered_from_the_pool_before_the_detectives() -> None:
