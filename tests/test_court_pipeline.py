@@ -77,7 +77,9 @@ def assert_chief_justice_rules(verdict: Verdict) -> None:
         assert result.execution_log == ruled.execution_log
 
 
-def test_court_hears_the_contested_criterion_and_pleas_cost_nothing(repo: Path, tmp_path: Path) -> None:
+def test_court_hears_the_contested_criterion_and_pleas_cost_nothing(
+    repo: Path, tmp_path: Path
+) -> None:
     on = run(repo, tmp_path / "on")
     off = run(repo, tmp_path / "off", court=False)
     records = {c.criterion_id: c.court for c in on.criteria}
