@@ -134,12 +134,12 @@ def _failed(row: Row, message: str, commit: str | None) -> SubmissionResult:
 def _executor(mode: Mode, workers: int) -> Executor:
     if mode == "thread":
         return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cohort")
-    # forkserver: workers start clean (no copied locks or threads), and can be recycled
-    # so one pathological submission's memory does not stay for the rest of the cohort.
+    # forkserver: workers start clean (no copied locks or threads of this process).
+    # No max_tasks_per_child: on Python 3.11 recycling workers can hang the pool for good
+    # (observed here with 50 submissions: the pool never replaced its retired workers);
+    # bench/cohort.py shows the workers' memory stays flat without it.
     return ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("forkserver"),
-        max_tasks_per_child=20,
+        max_workers=workers, mp_context=multiprocessing.get_context("forkserver")
     )
 
 
