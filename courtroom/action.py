@@ -133,8 +133,9 @@ def _publish(
             print(line)
         _append(
             config.summary_path,
-            "\n> The token could not comment or create a check run "
-            "(read-only, e.g. a fork PR); this summary is the verdict.\n",
+            f"\n> GitHub refused a write ({exc}). The token is read-only here (a fork PR, "
+            "or missing `pull-requests: write` / `checks: write`); this summary is the "
+            "verdict.\n",
         )
     except PublishError as exc:
         print(
