@@ -37,8 +37,13 @@ _TEMP_PATH = re.compile(
 )
 
 
+# A runner's checkout root: what follows it is already the repo-relative path.
+_WORKSPACE = re.compile(r"(?:/github/workspace|/home/runner/work/[^/\s]+/[^/\s]+)/(?=[^\s/])")
+
+
 def scrub(text: str) -> str:
-    """Replace absolute scratch paths by their last component, marked as scratch."""
+    """Make runner paths repo-relative; shorten other scratch paths to their last part."""
+    text = _WORKSPACE.sub("", text)
     return _TEMP_PATH.sub(lambda m: "…/" + m.group(0).rstrip("/").rsplit("/", 1)[-1], text)
 
 

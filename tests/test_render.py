@@ -176,3 +176,11 @@ def test_cache_keys_travel_with_the_opinions() -> None:
     state = decode_state(encode_state(verdict, keys={first.opinion_id: [key]}))
     assert state is not None and cache_seeds(state) == {key: first}
     assert state.commit == verdict.target.commit
+
+
+def test_runner_paths_become_repo_relative() -> None:
+    from courtroom.render_view import scrub
+
+    assert scrub("see /github/workspace/src/a.py:3") == "see src/a.py:3"
+    assert scrub("at /home/runner/work/repo/repo/pkg/b.py") == "at pkg/b.py"
+    assert scrub("tmp /tmp/tmpab12/clone/c.py here") == "tmp …/c.py here"
