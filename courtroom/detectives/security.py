@@ -147,8 +147,8 @@ def security(case: Case) -> list[Evidence]:
     shown = out[:MAX_FINDINGS]
     skipped = "; ".join(f"{p} ({why})" for p, why in result.skipped[:10])
     summary = make(NAME, "Security scan of Python sources", True, ".",
-                   f"bandit scanned {result.scanned} of {len(index.files)} parsed files in "
-                   f"{result.seconds:.2f}s; tree-sitter confirmed {confirmed} of {len(out)} "
+                   f"bandit scanned {result.scanned} of {len(index.files)} parsed files; "
+                   f"tree-sitter confirmed {confirmed} of {len(out)} "
                    f"findings as reachable by external input."
                    + (f" Not scanned: {skipped}." if skipped else ""), 0.9, (REPO, "tools"),
                    content=f"{confirmed} confirmed, {len(out) - confirmed} unconfirmed, "

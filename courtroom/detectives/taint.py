@@ -32,6 +32,12 @@ class Verdict:
 
 def node_at(sf: SourceFile, line: int, col: int, kinds: tuple[str, ...]) -> Node | None:
     """The smallest node of ``kinds`` starting on ``line`` (1-based) nearest ``col``."""
+    # Fast path: climb from the leaf at (line, col) to the nearest enclosing node of kind.
+    node: Node | None = sf.root.descendant_for_point_range((line - 1, col), (line - 1, col))
+    while node is not None:
+        if node.type in kinds and node.start_point[0] + 1 == line:
+            return node
+        node = node.parent
     best: Node | None = None
     for node in walk(sf.root):
         if node.type not in kinds or node.start_point[0] + 1 != line:
