@@ -174,7 +174,7 @@ def run_batch(
             folder = out_dir / row.name
             try:
                 config = make_config(row, folder)
-            except CourtroomError as exc:
+            except (CourtroomError, ValueError) as exc:  # ValueError: pydantic validation
                 results.append(_failed(row, str(exc), None))
                 results[-1].save(folder)
                 report(results[-1])

@@ -19,7 +19,7 @@ from pydantic import SecretStr
 from courtroom.cohort.batch import BatchStatus, Mode, run_batch
 from courtroom.cohort.manifest import Row, is_url, load_manifest, shard
 from courtroom.config import AuditConfig, JudgeKind, choose_judges, env_api_key
-from courtroom.errors import EXIT_FAILURE, EXIT_OK, UsageError
+from courtroom.errors import EXIT_FAILURE, EXIT_OK, TargetError, UsageError
 from courtroom.rubric import default_rubric_path
 
 if TYPE_CHECKING:
@@ -71,10 +71,14 @@ def default_audit(config: AuditConfig, backend: Backend | None = None) -> AuditO
     # The pipeline would clone the URL itself, but only the clone knows where the PDF is:
     # clone once here and audit the checkout, showing the URL and commit as the target.
     with open_workspace(config.target, timeout=config.clone_timeout) as workspace:
+        root = workspace.root.resolve()
+        pdf = (root / config.pdf).resolve()
+        if not pdf.is_relative_to(root):
+            raise TargetError(f"pdf {config.pdf} points outside the repository")
         local = config.model_copy(
             update={
                 "target": str(workspace.root),
-                "pdf": workspace.root / config.pdf,
+                "pdf": pdf,
                 "display_name": config.display_name or workspace.display,
                 "commit": config.commit or workspace.commit,
             }

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 from functools import lru_cache
 from pathlib import Path
@@ -32,8 +33,13 @@ def _git(args: list[str], timeout: float) -> str | None:
             text=True,
             timeout=timeout,
             check=False,
-            # Never prompt for credentials: a private repo must fail, not hang the batch.
-            env={**os.environ, "GIT_TERMINAL_PROMPT": "0"},
+            env={
+                **os.environ,
+                # Never prompt for credentials: a private repo must fail, not hang the batch.
+                "GIT_TERMINAL_PROMPT": "0",
+                # Only plain transports: a manifest must not reach git's ext:: helpers.
+                "GIT_ALLOW_PROTOCOL": "https:http:ssh:git:file",
+            },
         )
     except (OSError, subprocess.SubprocessError):
         return None
@@ -43,6 +49,8 @@ def _git(args: list[str], timeout: float) -> str | None:
 def current_commit(repo: str, timeout: float = LOOKUP_TIMEOUT) -> str | None:
     """HEAD of a local repository, or the remote HEAD of a URL (without cloning)."""
     if is_url(repo):
+        if not re.match(r"(https?|ssh|git|file)://|git@[\w.-]+:", repo):
+            return None
         out = _git(["ls-remote", "--", repo, "HEAD"], timeout)
         sha = out.split()[0] if out else ""
     else:

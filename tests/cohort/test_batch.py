@@ -160,3 +160,42 @@ def test_real_offline_batch_end_to_end(tmp_path: Path, capsys: pytest.CaptureFix
     capsys.readouterr()
     assert main(["batch", str(manifest), "--out", str(out), "--judges", "offline"]) == 1
     assert "2 resumed" in capsys.readouterr().err
+
+
+def test_rich_display_draws_without_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from courtroom.cohort.command import _Display
+    from courtroom.cohort.summary import SubmissionResult
+
+    display = _Display(rich=True)
+    failed = SubmissionResult(index=0, name="x", repo="r", status="failed", failure="boom")
+    display(BatchStatus(2, 0, 0, 0, 0.0))
+    display(BatchStatus(2, 1, 1, 0, 1.5, failed))
+    display.stop()
+    assert "boom" in capsys.readouterr().out
+
+
+def test_url_submissions_find_their_pdf_in_the_clone(tmp_path: Path) -> None:
+    from builders import make_pdf
+
+    repo = make_repo(tmp_path / "src" / "dana", [Commit("start", {"main.py": "x = 1\n"})])
+    make_pdf(repo / "docs" / "report.pdf", ["Dialectical synthesis and fan-in."])
+    make_repo(repo, [Commit("add report", {"docs/.keep": ""})])
+    url = f"file://{repo}"
+    manifest = write_csv(
+        tmp_path / "m.csv", [f"{url},docs/report.pdf,dana", f"{url},../../../etc/passwd,evil"]
+    )
+    rows = load_manifest(manifest)
+    assert rows[0].pdf_in_repo
+    out = tmp_path / "out"
+    settings = BatchSettings(rubric_path=default_rubric_path())
+    summary = run_batch(rows, out, settings, command.default_audit, workers=1)
+    dana, evil = summary.results
+    assert dana.status == "ok", dana.failure
+    verdict = json.loads((out / "dana" / "verdict.json").read_text(encoding="utf-8"))
+    assert verdict["target"]["repo"] == url and verdict["target"]["pdf"] == "docs/report.pdf"
+    pdf_facts = [e for e in verdict["evidences"].values() if e["location"].startswith("pdf")]
+    assert any(e["found"] for e in pdf_facts)
+    assert evil.status == "failed" and "outside the repository" in (evil.failure or "")
+    # A URL's commit comes from ls-remote, so a rerun resumes it too.
+    again = run_batch(rows, out, settings, command.default_audit, workers=1)
+    assert again.results[0].resumed
