@@ -50,6 +50,15 @@ def make(
     )
 
 
+TEST_PATH = re.compile(r"(^|/)(tests?|testing|fixtures?|examples?)/|"
+                       r"(^|/)(test_[^/]*|[^/]*_test|conftest)\.py$")
+
+
+def is_test_path(path: str) -> bool:
+    """Whether a repo-relative path is test, fixture or example code."""
+    return bool(TEST_PATH.search(path))
+
+
 def jaccard(a: set[str], b: set[str]) -> float:
     """Word-set Jaccard similarity (1.0 for two empty sets)."""
     if not a and not b:

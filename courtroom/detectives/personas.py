@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from itertools import combinations
 
-from courtroom.detectives.common import jaccard, words
+from courtroom.detectives.common import is_test_path, jaccard, words
 from courtroom.detectives.parsing import SourceIndex, matches, string_value
 from courtroom.detectives.workspace import Workspace
 
@@ -34,6 +34,17 @@ def _persona_of(label: str) -> str | None:
     return hits[0] if len(hits) == 1 else None
 
 
+_ROLE = re.compile(r"^\W*(you\s+are|act\s+as|as|role:?|persona:?)?\s*(the\s+|a\s+|an\s+)?"
+                   r"(?P<who>prosecutor|defen[cs]e(\s+attorney)?|defender|tech[_ -]?lead)\b",
+                   re.I)
+
+
+def _role_of(text: str) -> str | None:
+    """The persona a prompt text opens by addressing ("You are the Prosecutor ...")."""
+    m = _ROLE.match(text[:120])
+    return _persona_of(m.group("who")) if m else None
+
+
 def find_prompts(ws: Workspace, index: SourceIndex) -> dict[str, Prompt]:
     """The longest prompt text found for each persona (code strings, then prompt files)."""
     best: dict[str, Prompt] = {}
@@ -44,7 +55,8 @@ def find_prompts(ws: Workspace, index: SourceIndex) -> dict[str, Prompt]:
         if persona not in best or len(text) > len(best[persona].text):
             best[persona] = Prompt(persona, location, text)
 
-    for sf in index.files:
+    # Test fixtures often hold sample prompts; the project's own prompts come from its code.
+    for sf in [f for f in index.files if not is_test_path(f.path)]:
         for caps in matches("strings", sf.root):
             value = string_value(sf, caps["prompt.value"][0])
             if value is None:
@@ -52,11 +64,11 @@ def find_prompts(ws: Workspace, index: SourceIndex) -> dict[str, Prompt]:
             label_node = caps.get("prompt.target") or caps.get("prompt.key")
             label = sf.text(label_node[0]) if label_node else ""
             # The variable or key names the persona; else the prompt's own opening does.
-            persona = _persona_of(label) or _persona_of(value[:160])
+            persona = _persona_of(label) or _role_of(value)
             offer(persona, sf.loc(caps["prompt.value"][0]), value)
     for rel in ws.files(_PROMPT_FILES):
         persona = _persona_of(rel.rsplit("/", 1)[-1])
-        if persona is None or persona in best:
+        if persona is None or is_test_path(rel):
             continue
         text = ws.read_text(rel)
         if text:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from courtroom.detectives.common import is_test_path
 from courtroom.detectives.parsing import (
     Node,
     SourceFile,
@@ -22,7 +23,8 @@ REDUCER = re.compile(r"Annotated\s*\[(?P<inner>.+?),\s*"
 LLM_CALL = re.compile(r"\.(invoke|ainvoke|with_structured_output|generate|predict)\s*\(|"
                       r"messages\.(create|parse)\s*\(|chat\.completions|"
                       r"Chat(OpenAI|Anthropic)", re.S)
-RETRY = re.compile(r"tenacity|@retry|\bretry\s*\(|max_retries|for\s+\w+\s+in\s+range\([^)]*\):"
+RETRY = re.compile(r"tenacity|@retry|\bretry\s*\(|Retrying\(|stop_after_attempt|max_retries|"
+                   r"for\s+\w+\s+in\s+range\([^)]*\):"
                    r"|except\s+\(?\s*(ValidationError|OutputParserException|JudgeError)", re.S)
 
 
@@ -86,22 +88,31 @@ _STRUCTURED = {"with_structured_output": "with_structured_output", "bind_tools":
                "parse": "messages.parse"}
 
 
+_SCHEMA_KEYWORDS = {"tools", "tool_choice", "output_config", "output_format", "response_format"}
+_LLM_CREATE = re.compile(r"messages\.create|chat\.completions\.create|\.create\b|\.parse\b")
+
+
 def structured_calls(index: SourceIndex) -> list[CallFact]:
     """Calls that enforce structured LLM output, and whether retry handling surrounds them."""
     out: list[CallFact] = []
     for sf in index.files:
         for caps in matches("calls", sf.root):
-            if "call.method" not in caps:
-                continue
-            method = node_text(caps["call.method"][0])
-            node = caps["call.method_call"][0]
-            obj = sf.text(caps["call.object"][0])
-            kind = _STRUCTURED.get(method)
+            if "call.method" in caps:
+                method = node_text(caps["call.method"][0])
+                node = caps["call.method_call"][0]
+                obj = sf.text(caps["call.object"][0])
+            else:
+                method, node, obj = node_text(caps["call.name"][0]), caps["call.plain"][0], ""
+            kind = _STRUCTURED.get(method) if obj else None
             if method == "parse" and not obj.endswith("messages"):
                 kind = None
-            if method == "create" and obj.endswith("messages"):
-                _, kw = call_arguments(caps["call.args"][0])
-                kind = "messages.create(tools=...)" if "tools" in kw else None
+            _, kw = call_arguments(caps["call.args"][0])
+            schema_kw = sorted(_SCHEMA_KEYWORDS & set(kw))
+            if kind is None and schema_kw and _LLM_CREATE.search(sf.text(node)):
+                # messages.create(tools=...), or a retry wrapper handed messages.create
+                # with output_config / response_format: the schema is enforced by the API.
+                kind = f"{'messages.' if 'messages' in sf.text(node) else ''}create" \
+                    f"({schema_kw[0]}=...)"
             if kind is None:
                 continue
             out.append(CallFact(kind, sf.loc(node), " ".join(sf.text(node).split())[:160],
@@ -142,6 +153,8 @@ def synthesis_functions(index: SourceIndex) -> list[SynthesisFact]:
     """Functions (or methods) named like a chief justice, and how they compute the verdict."""
     out: list[SynthesisFact] = []
     for sf in index.files:
+        if is_test_path(sf.path):
+            continue  # tests of a chief justice are not the chief justice
         path_hit = bool(_CJ_NAME.search(sf.path))
         for caps in matches("functions", sf.root):
             name = node_text(caps["function.name"][0])

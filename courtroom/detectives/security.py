@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from courtroom.detectives.base import Case, detective
-from courtroom.detectives.common import REPO, make, one_line
+from courtroom.detectives.common import REPO, TEST_PATH, make, one_line
 from courtroom.detectives.parsing import SourceFile, call_arguments, source_index
 from courtroom.detectives.scanner import Finding, scan
 from courtroom.detectives.security_rules import clone_into_cwd, hardcoded_secrets, path_traversal
@@ -36,9 +36,12 @@ KIND = {
 }
 #: Findings whose danger is the value flowing in: confirmed only when it is tainted.
 FLOW = {"B602", "B604", "B605", "B609", "B102", "B307", "B301", "B302", "B506", "B614", "B608",
-        "B310", "B202", "path_traversal", "clone_into_cwd"}
-_TEST_PATH = re.compile(r"(^|/)(tests?|testing|fixtures?|examples?)/|"
-                        r"(^|/)(test_[^/]*|[^/]*_test)\.py$")
+        "B202", "path_traversal", "clone_into_cwd"}
+#: Unsafe settings that are a flaw wherever they appear in production code. Every other
+#: bandit check (autoescape for Markdown, "/tmp" strings, urlopen audits ...) is a hint
+#: that stays unconfirmed: it never gates the security cap.
+SETTINGS = {"B501", "B306", "B105", "B106", "B107", "hardcoded_secret"}
+_TEST_PATH = TEST_PATH
 _PLACEHOLDER = re.compile(r"^$|changeme|example|dummy|placeholder|your[_-]|xxx|<.*>|\*\*\*|"
                           r"^test|^fake|^secret$|^password$|^none$", re.I)
 
@@ -75,13 +78,24 @@ def _confirm_flow(sf: SourceFile, f: Finding) -> Verdict:
     return judge_sink(sf, value)
 
 
+def _looks_secret(value: str) -> bool:
+    """A committed secret: 8+ characters, no spaces, not a placeholder, some variety."""
+    if len(value) < 8 or any(c.isspace() for c in value) or _PLACEHOLDER.search(value):
+        return False
+    classes = sum((any(c.islower() for c in value), any(c.isupper() for c in value),
+                   any(c.isdigit() for c in value), any(not c.isalnum() for c in value)))
+    return classes >= 2 and not re.fullmatch(r"[a-z_]+|[A-Z_]+", value)
+
+
 def _confirm_setting(f: Finding) -> Verdict:
+    if f.test_id not in SETTINGS:
+        return Verdict(False, False, "a pattern bandit audits, with no external input traced")
     if _TEST_PATH.search(f.path):
         return Verdict(False, True, "it is in test or example code")
     if f.test_id in _CREDENTIAL:
-        secret = _secret_value(f.text)
-        if len(secret) < 8 or _PLACEHOLDER.search(secret) or secret.isupper():
-            return Verdict(False, True, "the value looks like a placeholder, not a secret")
+        if not _looks_secret(_secret_value(f.text)):
+            return Verdict(False, True, "the value looks like a placeholder or a label, "
+                                        "not a secret")
         return Verdict(True, True, "a literal secret-looking value is committed to the source")
     return Verdict(True, True, "the unsafe setting is present in production code")
 

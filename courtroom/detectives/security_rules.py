@@ -47,6 +47,36 @@ def _func_text(sf: SourceFile, node: Node) -> str:
     return sf.text(scope) if scope is not None else ""
 
 
+def _variable_tail(value: Node) -> Node | None:
+    """The appended (relative) part of a joined path, when it is not a constant.
+
+    ``folder / KEY_FILE`` is not traversal: the attacker-controlled part would have to be
+    what is appended, so only the parts after the base are examined.
+    """
+    node = value
+    while node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    if node.type == "binary_operator":
+        right = node.child_by_field_name("right")
+        return None if right is None or _constant(right) else right
+    if node.type == "call":
+        positional, _ = call_arguments(node.child_by_field_name("arguments"))
+        rest = [p for p in positional[1:] if not _constant(p)]
+        return rest[0] if rest else None
+    if node.type == "string":
+        parts = [c for c in node.named_children if c.type == "interpolation"]
+        return parts[-1] if len(parts) >= 2 else None
+    return None
+
+
+def _constant(node: Node) -> bool:
+    if re.fullmatch(r"[A-Z][A-Z0-9_]*", node_text(node)):
+        return True  # a module constant such as KEY_FILE
+    if node.type not in ("string", "integer"):
+        return False
+    return not any(c.type == "interpolation" for c in node.named_children)
+
+
 def path_traversal(sf: SourceFile) -> list[RuleHit]:
     """Joined paths reaching file operations without a containment check."""
     hits: list[RuleHit] = []
@@ -62,9 +92,12 @@ def path_traversal(sf: SourceFile) -> list[RuleHit]:
             caps["call.object"][0] if "call.object" in caps else None)
         if value is None or not _JOINERS.search(sf.text(value)):
             continue
+        tail = _variable_tail(value)
+        if tail is None:
+            continue
         if _CONTAINED.search(_func_text(sf, call)):
             continue
-        hits.append(RuleHit("path_traversal", call, value, 22, "MEDIUM",
+        hits.append(RuleHit("path_traversal", call, tail, 22, "MEDIUM",
                             f"Path built by joining a variable part reaches {name}() with no "
                             "containment check (resolve + is_relative_to)."))
     return hits
