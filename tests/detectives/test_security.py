@@ -193,3 +193,30 @@ def test_scanner_time_budget() -> None:
     files = [(f"f{i}.py", b"import os\nos.system(input())\n") for i in range(5)]
     result = scan(files, budget=-1.0)
     assert result.scanned == 0 and len(result.skipped) == 5
+
+
+FALSE_ALARMS = '''import jinja2
+import urllib.request
+
+KEY_FILE = "key.json"
+LABELS = {"hardcoded_secret": "hardcoded credentials", "token": "access_token"}
+
+
+def env():
+    return jinja2.Environment(loader=jinja2.BaseLoader())
+
+
+def read_key(folder):
+    return (folder / KEY_FILE).read_text()
+
+
+def fetch(request):
+    return urllib.request.urlopen(request, timeout=5)
+'''
+
+
+def test_audit_hints_never_carry_the_security_tag(tmp_path: Path, open_case: OpenCase) -> None:
+    ev = security(open_case(make_repo(tmp_path / "r", files={"app/misc.py": FALSE_ALARMS})))
+    assert not [e for e in ev if "security" in e.tags]
+    flagged = {e.location for e in ev if "security_unconfirmed" in e.tags}
+    assert "app/misc.py:13" not in flagged  # folder / KEY_FILE is not traversal

@@ -130,3 +130,23 @@ def test_huge_python_file_is_skipped(tmp_path: Path, open_case: OpenCase) -> Non
     files = {"big.py": "x = 1\n" * 150_000, "small.py": "y = 2\n"}
     ev = python_overview(open_case(make_repo(tmp_path / "r", files=files)))
     assert "1 skipped" in ev[0].rationale
+
+
+def test_schema_enforced_through_a_retry_wrapper(tmp_path: Path, open_case: OpenCase) -> None:
+    code = (
+        "from tenacity import Retrying, stop_after_attempt\n\n"
+        "def send(client, schema):\n"
+        "    transport = Retrying(stop=stop_after_attempt(3))\n"
+        "    return transport(client.messages.create, model='m', messages=[],\n"
+        "                     output_config={'format': {'schema': schema}})\n"
+    )
+    ev = structured_output(open_case(make_repo(tmp_path / "r", files={"b.py": code})))
+    assert [e.goal for e in ev] == ["Structured output via messages.create(output_config=...)"]
+    assert ev[0].location == "b.py:5" and "with retry handling" in ev[0].rationale
+
+
+def test_persona_prompts_in_tests_are_ignored(tmp_path: Path, open_case: OpenCase) -> None:
+    sample = "You are the Prosecutor. " + "Be harsh about every missing piece of evidence. " * 3
+    files = {"tests/test_p.py": f"PROSECUTOR_PROMPT = {sample!r}\n"}
+    ev = persona_prompts(open_case(make_repo(tmp_path / "r", files=files)))
+    assert not by_goal(ev, "Prosecutor persona prompt")[0].found
