@@ -87,8 +87,21 @@ def _verdict(path: Path, data: dict[str, Any]) -> Audit:
     return Audit(str(path), "verdict", views, haystack.lower())
 
 
+def _pick(folder: Path) -> Path:
+    """An audit folder stands for its verdict.json, else its report.md, else its one .md."""
+    for name in ("verdict.json", "report.md"):
+        if (folder / name).is_file():
+            return folder / name
+    reports = sorted(folder.glob("*.md"))
+    if len(reports) == 1:
+        return reports[0]
+    raise UsageError(f"{folder}: no verdict.json or report.md, and not exactly one .md file")
+
+
 def load_audit(path: Path) -> Audit:
-    """Read a verdict.json or a Markdown report; UsageError when it is neither."""
+    """Read a verdict.json or a Markdown report (or a folder holding one)."""
+    if path.is_dir():
+        path = _pick(path)
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
@@ -157,18 +170,30 @@ def _find(view: View, candidates: list[View]) -> View | None:
 
 
 def covered(mention: str, haystack: str) -> bool:
-    """Whether the first audit's evidence touches a file or term the other one names."""
+    """Whether the first audit's evidence touches a file or term the other one names.
+
+    A path counts as covered when it appears whole or as the tail of a longer path
+    ("detectives/graph.py" in "courtroom/detectives/graph.py"), never by its file name
+    alone ("src/graph.py" is not covered by "courtroom/graph.py"); a bare file name or
+    term matches anywhere.
+    """
     lowered = mention.lower()
-    if lowered in haystack:
-        return True
-    tail = lowered.rsplit("/", 1)[-1]
-    return "." in tail and tail in haystack
+    if "/" in lowered:
+        return re.search(r"(?<![\w.-])" + re.escape(lowered), haystack) is not None
+    return lowered in haystack
 
 
 def _points(view: View) -> list[str]:
     """What a side points at: its cited locations (without line numbers) or its mentions."""
     points = [re.sub(r":\d+(?:-\d+)?$", "", c) for c in view.cited]
-    return [p for p in dict.fromkeys(points) if not re.fullmatch(r"[0-9a-f]{7,40}", p)]
+    # A commit sha is shown short; a bare "." (the whole repository) says nothing.
+    points = [p[:7] if re.fullmatch(r"[0-9a-f]{40}", p) else p for p in points]
+    return [p for p in dict.fromkeys(points) if p and p != "."]
+
+
+def _checkable(point: str) -> bool:
+    """Whether a point names a file or term worth checking (not a commit or a PDF page)."""
+    return not re.fullmatch(r"[0-9a-f]{7,40}", point) and not point.startswith("pdf")
 
 
 def _score(value: float | None) -> str:
@@ -198,7 +223,7 @@ def compare_lines(a: Audit, b: Audit, *, limit: int = 8) -> list[str]:
         lines.append(head)
         lines.append("  A cited: " + (", ".join(_points(x)[:limit]) or "nothing"))
         lines.append("  B cited: " + (", ".join(_points(y)[:limit]) or "nothing"))
-        missing = [m for m in _points(y) if not covered(m, a.haystack)]
+        missing = [m for m in _points(y) if _checkable(m) and not covered(m, a.haystack)]
         if missing:
             flagged += 1
             lower = x.score is not None and y.score is not None and y.score < x.score

@@ -114,7 +114,8 @@ def _sections(lines: list[str]) -> list[PeerCriterion]:
             score = _scaled(match.group(1), match.group(2))
             title = title[: match.start()]
         else:
-            score = _section_score(own) if own.strip() else _section_score(body)
+            # Only the heading's own text: a parent heading must not borrow a child's score.
+            score = _section_score(own)
         name = clean(re.sub(r"[\s(:—–-]+$", "", title))
         found.append(PeerCriterion(name, score, body))
     return found

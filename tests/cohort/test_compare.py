@@ -122,6 +122,15 @@ def test_our_own_markdown_report_is_readable(tmp_path: Path) -> None:
     assert scores.get("Graph Orchestration Architecture") == 4
 
 
+def test_folders_stand_for_their_audit(tmp_path: Path, ours: Path) -> None:
+    peer = _write(tmp_path, f"{RECEIVED_DIR}/from-bob.md", PEER_TABLE)
+    assert load_audit(ours.parent).kind == "verdict"
+    assert load_audit(peer.parent).source == str(peer)
+    _write(tmp_path, f"{RECEIVED_DIR}/from-eve.md", PEER_TABLE)
+    with pytest.raises(UsageError, match="not exactly one"):
+        load_audit(peer.parent)
+
+
 def test_unusable_inputs_are_usage_errors(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="no per-criterion scores"):
         load_audit(_write(tmp_path, "x.md", "# Nothing here\nJust words.\n"))
@@ -134,3 +143,13 @@ def test_unusable_inputs_are_usage_errors(tmp_path: Path) -> None:
 def test_mentions() -> None:
     text = "See src/a.py:12 and `run_detectives` in README.md, not www.example.com."
     assert mentions(text) == ["src/a.py", "README.md", "run_detectives"]
+
+
+def test_coverage_is_by_path_not_by_file_name() -> None:
+    from courtroom.cohort.compare import covered
+
+    haystack = "courtroom/detectives/graph.py:12 stategraph found"
+    assert covered("courtroom/detectives/graph.py", haystack)
+    assert covered("detectives/graph.py", haystack)  # the same file from another root
+    assert covered("src/graph.py", haystack) is False
+    assert covered("graph.py", haystack) and covered("StateGraph", haystack)
