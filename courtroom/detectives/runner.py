@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 
 from courtroom.detectives.base import REGISTRY, Case, Detective
+from courtroom.detectives.pdf_read import load_pdf
 from courtroom.models import Evidence
 from courtroom.trace import Trace
 
@@ -93,6 +94,11 @@ def run_detectives(
             if trace is not None:
                 trace.event("detect", "detective", detective=name, items=len(items),
                             seconds=round(seconds, 4), ok=error is None)
+    if case.pdf is not None and ("report" in chosen or "diagrams" in chosen):
+        # DESIGN §5: an unusable PDF does not stop the audit, but it is recorded in errors.
+        pdf = load_pdf(case.pdf, case.pdf_display)
+        if pdf.problem is not None:
+            errors.append(f"pdf {pdf.display}: {pdf.problem}")
     ordered = sorted(pool.values(), key=lambda e: (e.detective, e.location, e.goal, e.id))
     LAST_TIMINGS.clear()
     LAST_TIMINGS.update(timings)

@@ -124,3 +124,13 @@ def test_investigate_remand(tmp_path: Path, open_case: OpenCase) -> None:
     assert all("remand" in e.tags and "github_repo" in e.tags for e in found)
     assert "StateGraph" in (found[0].content or "")
     assert "class AgentState(TypedDict)" in (found[1].content or "")
+
+
+def test_unusable_pdf_is_recorded_in_errors(tmp_path: Path, open_case: OpenCase) -> None:
+    bad = tmp_path / "report.pdf"
+    bad.write_text("not a pdf")
+    evidence, errors = run_detectives(open_case(flawed_submission(tmp_path / "r"), bad))
+    assert errors == ["pdf report.pdf: the file is not a PDF (no %PDF- header)"]
+    assert any(e.detective == "report" and not e.found for e in evidence)
+    _, errors = run_detectives(open_case(flawed_submission(tmp_path / "s")))
+    assert errors == []
