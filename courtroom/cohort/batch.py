@@ -95,7 +95,9 @@ def audit_submission(
     started = time.perf_counter()
     result: SubmissionResult
     try:
-        commit = current_commit(row.repo)
+        # Only a folder with a stored key can be resumed; skip the lookup (for a URL, a
+        # network round trip) otherwise. The key written below takes the verdict's commit.
+        commit = current_commit(row.repo) if (folder / KEY_FILE).is_file() else None
         key = batch_key(config, commit, prompts)
         prior = SubmissionResult.load(folder) if can_resume(folder, key) else None
         if prior is not None and prior.status == "ok":
