@@ -19,16 +19,19 @@ ROLE_WORDS = re.compile(r"prosecut|defen[cs]e|tech\s?lead|detective|judge|repo|d
 
 
 def _union(boxes: list[Box]) -> Box:
+    """The bounding box of several boxes."""
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
             max(b[3] for b in boxes))
 
 
 def _inside(b: Box, region: Box, margin: float) -> bool:
+    """Whether box b lies within region, widened by margin."""
     return b[0] >= region[0] - margin and b[2] <= region[2] + margin and \
         b[1] >= region[1] - margin and b[3] <= region[3] + margin
 
 
 def _labels(page: PageData, region: Box) -> list[str]:
+    """Words printed in or around a region of the page."""
     return [w for w, b in page.words if _inside(b, region, MARGIN)]
 
 

@@ -87,6 +87,7 @@ def constants(index: SourceIndex) -> dict[str, str]:
 
 
 def _resolve(sf: SourceFile, node: Node | None, table: dict[str, str]) -> str | None:
+    """A node name from a literal, START/END, a constant or a plain name."""
     if node is None:
         return None
     literal = string_value(sf, node)
@@ -152,6 +153,7 @@ def _router_returns(index: SourceIndex, name: str, table: dict[str, str]) -> lis
 
 
 def _descendants(node: Node, kind: str) -> list[Node]:
+    """All descendants of node of one kind."""
     out, stack = [], [node]
     while stack:
         cur = stack.pop()
@@ -162,6 +164,7 @@ def _descendants(node: Node, kind: str) -> list[Node]:
 
 
 def _is_graph_file(sf: SourceFile) -> bool:
+    """Whether a file can hold LangGraph wiring (cheap byte check first)."""
     markers = (b"StateGraph", b"langgraph", b"add_conditional_edges")
     return any(marker in sf.source for marker in markers)
 
@@ -183,6 +186,7 @@ def extract(index: SourceIndex) -> GraphFacts:
 
 
 def _plain_call(sf: SourceFile, caps: dict[str, list[Node]], facts: GraphFacts) -> None:
+    """Record StateGraph(...) builders and Send(...) dynamic fan-outs."""
     name = node_text(caps["call.name"][0])
     node = caps["call.plain"][0]
     if name == "StateGraph":
@@ -195,6 +199,7 @@ def _plain_call(sf: SourceFile, caps: dict[str, list[Node]], facts: GraphFacts) 
 
 def _method_call(sf: SourceFile, caps: dict[str, list[Node]], table: dict[str, str],
                  index: SourceIndex, facts: GraphFacts) -> None:
+    """Record one add_node/add_edge/add_conditional_edges/... call."""
     method = node_text(caps["call.method"][0])
     if method not in _WIRING:
         return
@@ -243,6 +248,7 @@ def _method_call(sf: SourceFile, caps: dict[str, list[Node]], table: dict[str, s
 
 
 def _derive(facts: GraphFacts) -> None:
+    """Compute fan-out and fan-in points from the unconditional edges."""
     out: dict[str, set[str]] = defaultdict(set)
     into: dict[str, set[str]] = defaultdict(set)
     for e in facts.edges:
@@ -260,6 +266,7 @@ def graph_facts(ws: Workspace) -> GraphFacts:
 
 
 def _mid(name: str) -> str:
+    """A Mermaid-safe node id (hostile names cannot inject syntax)."""
     return re.sub(r"[^A-Za-z0-9_]", "_", name) or "node"
 
 

@@ -50,6 +50,7 @@ def orchestration(case: Case) -> list[Evidence]:
 
 
 def _edge_loc(facts_edges: list[tuple[str, str, str]], src: str, fallback: str) -> str:
+    """Where the first edge leaving src was wired."""
     for s, _t, loc in facts_edges:
         if s == src:
             return loc
@@ -57,6 +58,7 @@ def _edge_loc(facts_edges: list[tuple[str, str, str]], src: str, fallback: str) 
 
 
 def _parallel(facts: GraphFacts, first: str) -> list[Evidence]:
+    """Evidence about fan-out, fan-in and parallel detectives/judges."""
     tags = (*TAGS, "parallelism")
     plain = [(e.source, e.target, e.location) for e in facts.edges if not e.conditional]
     joins = [(e.target, e.source, e.location) for e in facts.edges if not e.conditional]
@@ -94,6 +96,7 @@ def _parallel(facts: GraphFacts, first: str) -> list[Evidence]:
 
 
 def _conditional(facts: GraphFacts, first: str) -> list[Evidence]:
+    """Evidence about conditional routes and error/missing-data paths."""
     tags = (*TAGS, "conditional")
     if not facts.routers:
         return [make(NAME, "Conditional edges", False, first,

@@ -82,6 +82,7 @@ class SourceIndex:
 
 
 def _error_lines(root: Node, limit: int = 5) -> list[int]:
+    """Lines of the first few ERROR/missing nodes of a tree."""
     if not root.has_error:
         return []
     lines: list[int] = []
@@ -148,6 +149,7 @@ def string_value(sf: SourceFile, node: Node | None) -> str | None:
 
 
 def _unescape(seq: str) -> str:
+    """The character of a simple escape sequence."""
     simple = {"\\n": "\n", "\\t": "\t", "\\'": "'", '\\"': '"', "\\\\": "\\"}
     return simple.get(seq, seq)
 

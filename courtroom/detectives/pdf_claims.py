@@ -71,32 +71,38 @@ def _facts(ws: Workspace) -> dict[str, Callable[[], tuple[bool, str]]]:
     """Lazy source checks, keyed by the claim they verify."""
 
     def parallel(pattern: re.Pattern[str], role: str) -> tuple[bool, str]:
+        """Whether the graph fans out to two or more nodes of a role."""
         hits = graph_facts(ws).branches_matching(pattern)
         return (True, f"graph fans out {hits[0][0]} -> {', '.join(hits[0][1])}") if hits \
             else (False, f"no fan-out point reaches two {role} nodes in the extracted graph")
 
     def fan() -> tuple[bool, str]:
+        """Whether the graph has fan-out points, and where."""
         g = graph_facts(ws)
         return (bool(g.fan_out), f"fan-out at {', '.join(g.fan_out) or 'no node'}; "
                 f"fan-in at {', '.join(g.fan_in) or 'no node'}")
 
     def reducers() -> tuple[bool, str]:
+        """Whether any state field has a reducer."""
         red = [(c.name, r[0]) for c in classes(source_index(ws)) for r in c.reducers]
         return (bool(red), f"reducer fields: {', '.join(f'{c}.{f}' for c, f in red[:4])}"
                 if red else "no Annotated reducer field found")
 
     def structured() -> tuple[bool, str]:
+        """Whether any LLM call enforces structured output."""
         calls = structured_calls(source_index(ws))
         return (bool(calls), f"{calls[0].kind} at {calls[0].location}" if calls else
                 "no structured-output call found")
 
     def deterministic() -> tuple[bool, str]:
+        """Whether a rule-based chief justice function exists."""
         fs = [f for f in synthesis_functions(source_index(ws)) if f.branches >= 2
               and not f.llm_calls]
         return (bool(fs), f"rule code in {fs[0].name} at {fs[0].location}" if fs else
                 "no rule-based chief justice function found")
 
     def conditional() -> tuple[bool, str]:
+        """Whether the graph has conditional routes."""
         routes = graph_facts(ws).routers
         return (bool(routes), f"{len(routes)} conditional routes" if routes else
                 "no add_conditional_edges call")

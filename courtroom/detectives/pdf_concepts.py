@@ -40,6 +40,7 @@ class ConceptFinding:
 
 
 def _sentences(text: str) -> list[str]:
+    """Sentences of a page (line wraps joined, paragraphs split)."""
     flat = re.sub(r"(?<!\n)\n(?!\n)", " ", text)
     return [s.strip() for s in _SENTENCE.split(flat) if s.strip()]
 

@@ -61,7 +61,9 @@ _lock = threading.Lock()
 
 
 def _box(obj: dict[str, object]) -> Box:
+    """A pdfplumber object's bounding box as a plain tuple."""
     def num(key: str) -> float:
+        """One coordinate as a float (0 when absent)."""
         value = obj.get(key, 0.0)
         return float(value) if isinstance(value, int | float) else 0.0
 
@@ -69,6 +71,7 @@ def _box(obj: dict[str, object]) -> Box:
 
 
 def _read(path: Path, display: str) -> PdfData:
+    """Read every page's text and shapes; problems become PdfData.problem."""
     data = PdfData(display)
     logging.getLogger("pdfminer").setLevel(logging.ERROR)
     try:

@@ -30,6 +30,7 @@ class Prompt:
 
 
 def _persona_of(label: str) -> str | None:
+    """The single persona a label names, else None."""
     hits = [p for p, rx in PERSONAS.items() if rx.search(label)]
     return hits[0] if len(hits) == 1 else None
 
@@ -50,6 +51,7 @@ def find_prompts(ws: Workspace, index: SourceIndex) -> dict[str, Prompt]:
     best: dict[str, Prompt] = {}
 
     def offer(persona: str | None, location: str, text: str) -> None:
+        """Keep the longest prompt seen for a persona."""
         if persona is None or len(text) < MIN_PROMPT:
             return
         if persona not in best or len(text) > len(best[persona].text):

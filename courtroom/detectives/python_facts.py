@@ -55,6 +55,7 @@ def classes(index: SourceIndex) -> list[ClassFact]:
 
 
 def _fields(sf: SourceFile, body: Node) -> tuple[list[str], list[tuple[str, str, str]]]:
+    """Annotated fields of a class body and those with reducers."""
     fields: list[str] = []
     reducers: list[tuple[str, str, str]] = []
     for stmt in body.named_children:

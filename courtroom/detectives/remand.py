@@ -15,11 +15,13 @@ _TEXT_FILES = (".py", ".md", ".toml", ".json", ".yaml", ".yml", ".txt", ".cfg", 
 
 
 def _excerpt(text: str, line: int, span: int = 12) -> str:
+    """A few lines of text from line on, clipped."""
     lines = text.splitlines()
     return clip("\n".join(lines[max(0, line - 1): line - 1 + span]), 800)
 
 
 def _by_path(case: Case, req: EvidenceRequest, path: str) -> Evidence:
+    """Answer a remand about a file or folder."""
     ws = case.workspace
     rel = path.strip().lstrip("./").rstrip("/")
     files = ws.files()
@@ -42,6 +44,7 @@ def _by_path(case: Case, req: EvidenceRequest, path: str) -> Evidence:
 
 
 def _by_symbol(case: Case, symbol: str) -> Evidence:
+    """Answer a remand about a class, function or call."""
     index = source_index(case.workspace)
     name = symbol.strip().split("(")[0].split(".")[-1]
     goal = f"Remand: where is {clip(symbol, 80)} defined or used?"

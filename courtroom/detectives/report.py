@@ -42,6 +42,7 @@ def report(case: Case) -> list[Evidence]:
 
 
 def _concepts(pdf: PdfData) -> list[Evidence]:
+    """One evidence item per concept: substantive, keyword-dropping or absent."""
     out = []
     for f in analyse(pdf):
         tags = (PDF, "concepts")
@@ -68,6 +69,7 @@ def _concepts(pdf: PdfData) -> list[Evidence]:
 
 
 def _paths(case: Case, pdf: PdfData) -> list[Evidence]:
+    """Cited file paths, verified and hallucinated."""
     tags = (PDF, "paths", "claims")
     checks = check_paths(pdf, case.workspace)
     if not checks:
@@ -89,6 +91,7 @@ def _paths(case: Case, pdf: PdfData) -> list[Evidence]:
 
 
 def _claims(case: Case, pdf: PdfData) -> list[Evidence]:
+    """Feature claims of the report checked against source facts."""
     out = []
     for c in check_claims(pdf, case.workspace):
         status = "supported by the source" if c.supported else "NOT supported by the source"

@@ -17,6 +17,7 @@ log = logging.getLogger(__name__)
 
 
 def _scrub(text: str, roots: Iterable[str]) -> str:
+    """Replace absolute checkout paths by repo-relative text."""
     for root in roots:
         text = text.replace(root + "/", "").replace(root, ".")
     return text

@@ -56,11 +56,13 @@ def _redact(text: str) -> str:
 
 
 def _secret_value(text: str) -> str:
+    """The first quoted literal in a finding's text."""
     found = re.search(r"'([^']*)'|\"([^\"]*)\"", text)
     return (found.group(1) or found.group(2) or "") if found else ""
 
 
 def _confirm_flow(sf: SourceFile, f: Finding) -> Verdict:
+    """Confirm a sink finding by tracing the value that reaches it."""
     if f.test_id == "B608":
         # The query expression: a % / + / .format() / f-string, before any bare literal.
         for kinds in (("binary_operator",), ("call",), ("string", "concatenated_string")):
@@ -88,6 +90,7 @@ def _looks_secret(value: str) -> bool:
 
 
 def _confirm_setting(f: Finding) -> Verdict:
+    """Confirm an unsafe-setting or credential finding."""
     if f.test_id not in SETTINGS:
         return Verdict(False, False, "a pattern bandit audits, with no external input traced")
     if _TEST_PATH.search(f.path):
@@ -102,6 +105,7 @@ def _confirm_setting(f: Finding) -> Verdict:
 
 def _evidence(path_line: str, kind: str, cwe: int, severity: str, rule: str, text: str,
               verdict: Verdict, excerpt: str) -> Evidence:
+    """One located security finding as evidence (tag set by confirmation)."""
     status = "confirmed" if verdict.confirmed else "unconfirmed"
     if kind == KIND["hardcoded_secret"]:
         text, excerpt = _redact(text), _redact(excerpt)
@@ -115,6 +119,7 @@ def _evidence(path_line: str, kind: str, cwe: int, severity: str, rule: str, tex
 
 
 def _line(sf: SourceFile, line: int) -> str:
+    """The source line of a finding."""
     lines = sf.source.splitlines()
     return lines[line - 1].decode("utf-8", "replace") if 0 < line <= len(lines) else ""
 

@@ -43,6 +43,7 @@ class RuleHit:
 
 
 def _func_text(sf: SourceFile, node: Node) -> str:
+    """The text of the function enclosing node."""
     scope = enclosing(node, ("function_definition",))
     return sf.text(scope) if scope is not None else ""
 
@@ -70,6 +71,7 @@ def _variable_tail(value: Node) -> Node | None:
 
 
 def _constant(node: Node) -> bool:
+    """Whether a path part is a literal or an ALL_CAPS constant."""
     if re.fullmatch(r"[A-Z][A-Z0-9_]*", node_text(node)):
         return True  # a module constant such as KEY_FILE
     if node.type not in ("string", "integer"):
@@ -168,6 +170,7 @@ def hardcoded_secrets(sf: SourceFile) -> list[RuleHit]:
 
 
 def _clone_hit(call: Node, url: Node | None) -> RuleHit:
+    """A clone-into-working-directory finding."""
     return RuleHit("clone_into_cwd", call, url, 668, "MEDIUM",
                    "git clone writes into the current working directory instead of an "
                    "isolated temporary directory.")

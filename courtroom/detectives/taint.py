@@ -67,6 +67,7 @@ def is_constant(node: Node | None, consts: set[str] | None = None) -> bool:
 
 
 def _identifiers(node: Node) -> set[str]:
+    """Variable names read by an expression (not attribute or keyword names)."""
     out = set()
     for sub in walk(node):
         if sub.type == "identifier" and sub.text is not None:
@@ -83,6 +84,7 @@ def _identifiers(node: Node) -> set[str]:
 
 
 def _params(func: Node) -> set[str]:
+    """Parameter names of a function (self included)."""
     params = func.child_by_field_name("parameters")
     if params is None:
         return set()

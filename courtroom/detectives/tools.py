@@ -34,6 +34,7 @@ _TEMP = {"TemporaryDirectory", "mkdtemp", "NamedTemporaryFile", "TemporaryFile",
 
 
 def _scan(sf: SourceFile) -> list[ToolCall]:
+    """Process, temp-dir and clone calls of one file."""
     out: list[ToolCall] = []
     for caps in matches("calls", sf.root):
         name = node_text(caps.get("call.method", caps.get("call.name", [None]))[0])
@@ -62,6 +63,7 @@ def _scan(sf: SourceFile) -> list[ToolCall]:
 
 
 def _error_handling(sf: SourceFile) -> list[str]:
+    """Error-handling markers present in a file."""
     text = sf.source.decode("utf-8", "replace")
     found = [marker for marker in ("CalledProcessError", "TimeoutExpired", "returncode",
                                    "except OSError", "except FileNotFoundError")

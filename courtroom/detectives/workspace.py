@@ -42,6 +42,7 @@ class Workspace:
 
     def __init__(self, root: Path, display: str, commit: str | None = None,
                  max_file_bytes: int = MAX_FILE_BYTES) -> None:
+        """Wrap a repository root; nothing is read until asked."""
         self.root = root.resolve()
         self.display = display
         self.commit = commit
@@ -63,6 +64,7 @@ class Workspace:
         return [p for p in listed if p.lower().endswith(lowered)]
 
     def _walk(self) -> list[str]:
+        """List files once, pruning vendored and linked folders."""
         found: list[str] = []
         for dirpath, dirnames, filenames in os.walk(self.root, followlinks=False):
             # Prune in place so os.walk never descends into vendored or linked folders.
@@ -205,6 +207,7 @@ def display_name(url: str) -> str:
 
 
 def _tree_bytes(root: Path) -> int:
+    """Bytes on disk under root (symlinks not followed)."""
     total = 0
     for dirpath, _dirs, files in os.walk(root):
         for name in files:
