@@ -11,10 +11,11 @@ import re
 import subprocess
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 from urllib.parse import urlsplit
 
 from courtroom.errors import TargetError, WorkspaceError
@@ -218,6 +219,31 @@ def _tree_bytes(root: Path) -> int:
     return total
 
 
+def _run_capped(cmd: list[str], dest: Path, errfile: IO[bytes], url: str, *,
+                timeout: float, max_bytes: int) -> int:
+    """Run git, killing it when it exceeds the timeout or the size cap while it runs."""
+    try:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=errfile, env=git_env())
+    except OSError as exc:
+        raise WorkspaceError(
+            f"cannot run git to clone {display_name(url)}: {exc.strerror}") from exc
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return proc.wait(timeout=0.25)
+        except subprocess.TimeoutExpired:
+            pass
+        # Checked while cloning so a huge repository is stopped early, not after the fact.
+        over = _tree_bytes(dest) > max_bytes if dest.exists() else False
+        if time.monotonic() > deadline or over:
+            proc.kill()
+            proc.wait()
+            why = f"is over the {max_bytes / 1e6:g} MB cap" if over else \
+                f"timed out after {timeout:g}s"
+            raise WorkspaceError(f"clone of {display_name(url)} {why}")
+
+
 def clone(url: str, dest: Path, *, timeout: float, max_bytes: int = MAX_CLONE_BYTES) -> None:
     """Clone ``url`` into ``dest`` with hooks off, no submodules and a timeout."""
     cmd = [
@@ -225,24 +251,20 @@ def clone(url: str, dest: Path, *, timeout: float, max_bytes: int = MAX_CLONE_BY
         "-c", "protocol.ext.allow=never", "-c", "core.fsmonitor=false",
         "clone", "--quiet", "--no-recurse-submodules", "--", url, str(dest),
     ]
-    try:
-        out = subprocess.run(cmd, capture_output=True, timeout=timeout, env=git_env(),
-                             check=False, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired as exc:
-        raise WorkspaceError(f"clone of {display_name(url)} timed out after {timeout:g}s") from exc
-    except OSError as exc:
-        raise WorkspaceError(
-            f"cannot run git to clone {display_name(url)}: {exc.strerror}") from exc
-    if out.returncode != 0:
-        lines = [ln for ln in out.stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
-        reason = (lines[-1] if lines else f"git exited {out.returncode}")[:200]
+    with tempfile.TemporaryFile() as errfile:
+        code = _run_capped(cmd, dest, errfile, url, timeout=timeout, max_bytes=max_bytes)
+        errfile.seek(0)
+        stderr = errfile.read(20_000)
+    if code != 0:
+        lines = [ln for ln in stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
+        reason = (lines[-1] if lines else f"git exited {code}")[:200]
         reason = reason.replace(str(dest), "<checkout>")
         raise WorkspaceError(f"clone of {display_name(url)} failed: {reason}")
     size = _tree_bytes(dest)
     if size > max_bytes:
         raise WorkspaceError(
             f"clone of {display_name(url)} is {size // 1_000_000} MB, over the "
-            f"{max_bytes // 1_000_000} MB cap"
+            f"{max_bytes / 1e6:g} MB cap"
         )
 
 
