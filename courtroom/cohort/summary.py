@@ -61,7 +61,8 @@ class SubmissionResult:
     def save(self, folder: Path) -> None:
         """Write ``submission.json`` into the submission's folder."""
         folder.mkdir(parents=True, exist_ok=True)
-        text = json.dumps(asdict(self), indent=2, sort_keys=True) + "\n"
+        # No sort_keys: ``criteria`` keeps the rubric order that the summary columns follow.
+        text = json.dumps(asdict(self), indent=2) + "\n"
         (folder / RECORD_FILE).write_text(text, encoding="utf-8")
 
     @classmethod

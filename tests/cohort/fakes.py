@@ -25,7 +25,8 @@ class AuditOutcome:
     error: str | None = None
 
 
-CRITERIA = {"git_forensic_analysis": "Git Forensic Analysis", "graph_orchestration": "Graph"}
+# Not in alphabetical order on purpose: summaries must keep the rubric order.
+CRITERIA = {"graph_orchestration": "Graph", "git_forensic_analysis": "Git Forensic Analysis"}
 CALLS: list[str] = []
 _LOCK = threading.Lock()
 

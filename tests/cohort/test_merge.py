@@ -77,3 +77,22 @@ def test_merge_of_an_empty_folder_is_a_usage_error(tmp_path: Path) -> None:
         merge_shards([tmp_path / "empty"], tmp_path / "out")
     with pytest.raises(UsageError, match="not a folder"):
         merge_shards([tmp_path / "missing"], tmp_path / "out")
+
+
+def test_real_offline_shards_merge_to_the_unsharded_summary(
+    tmp_path: Path, manifest: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["batch", str(manifest), "--judges", "offline", "--workers", "2"]
+    assert main([*base, "--out", str(tmp_path / "whole")]) == 1  # the broken row
+    for i in (1, 2):
+        main([*base, "--shard", f"{i}/2", "--out", str(tmp_path / "shards" / f"s{i}")])
+    assert main(["merge", str(tmp_path / "shards"), "--out", str(tmp_path / "merged")]) == 0
+    capsys.readouterr()
+    for name in ("cohort.csv", "cohort.md"):
+        whole = (tmp_path / "whole" / name).read_text(encoding="utf-8")
+        assert (tmp_path / "merged" / name).read_text(encoding="utf-8") == whole
+
+
+def test_workers_must_be_positive(tmp_path: Path, manifest: Path) -> None:
+    code = main(["batch", str(manifest), "--out", str(tmp_path / "o"), "--workers", "0"])
+    assert code == 2
