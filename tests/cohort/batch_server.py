@@ -20,8 +20,11 @@ from fakes.anthropic_server import message, opinion_text, shown_ids
 class FakeBatches:
     """Serves the batch endpoints on 127.0.0.1; ``polls_before_end`` GETs say in_progress."""
 
-    def __init__(self, polls_before_end: int = 1, fail: int = 0, score: int = 3) -> None:
+    def __init__(
+        self, polls_before_end: int = 1, fail: int = 0, score: int = 3, split: bool = False
+    ) -> None:
         self.polls_before_end = polls_before_end
+        self.split = split
         self.fail = fail  # how many results come back errored
         self.score = score
         self.counts: Counter[str] = Counter()
@@ -44,7 +47,14 @@ class FakeBatches:
 
     def _opinion(self, params: dict[str, Any]) -> dict[str, Any]:
         ids = shown_ids(params)
-        return message(opinion_text(self.score, ids[:1] or None), model=params["model"])
+        score = self.score
+        if self.split:
+            # Opposed judges on the first round make every criterion contested.
+            texts = " ".join(b.get("text", "") for b in params["messages"][0]["content"])
+            hearing = len(params["messages"][0]["content"]) > 2
+            if not hearing:
+                score = 1 if "PROSECUTOR." in texts else 5 if "DEFENSE COUNSEL." in texts else 3
+        return message(opinion_text(score, ids[:1] or None), model=params["model"])
 
     def _create(self, body: dict[str, Any]) -> dict[str, Any]:
         requests = body["requests"]

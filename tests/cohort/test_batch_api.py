@@ -109,3 +109,23 @@ def test_batch_api_needs_claude_and_the_cache(tmp_path: Path, fake: FakeBatches)
     uncached = BatchSettings(**{**settings.__dict__, "use_cache": False})
     with pytest.raises(ConfigError, match="no-cache"):
         run_with_batch_api(rows, tmp_path / "o", uncached)
+
+
+def test_court_hearings_go_out_as_a_second_batch(tmp_path: Path) -> None:
+    fake = FakeBatches(polls_before_end=0, split=True)
+    try:
+        rows, settings = _setup(tmp_path, fake, count=2)
+        summary = run_with_batch_api(rows, tmp_path / "out", settings, poll=0, sleep=_no_sleep)
+    finally:
+        fake.stop()
+    assert fake.counts["create"] >= 2  # first opinions, then the hearing rounds they caused
+    assert fake.counts["direct"] == 0  # every hearing call went through a batch too
+    first, *later = fake.batches.values()
+    assert all(len(r["params"]["messages"][0]["content"]) == 2 for r in first["requests"])
+    assert all(
+        len(r["params"]["messages"][0]["content"]) == 3 for b in later for r in b["requests"]
+    )
+    verdict = json.loads((tmp_path / "out" / "sub00" / "verdict.json").read_text(encoding="utf-8"))
+    paths = {c["court"]["path"] for c in verdict["criteria"] if c.get("court")}
+    assert paths - {"skipped"}, paths  # the court did hear contested criteria
+    assert summary.failed == 0
