@@ -43,7 +43,7 @@ def _progress(quiet: bool) -> tuple[Progress, object | None]:
     if quiet:
         return (lambda stage, done, total: None), None
     if sys.stderr.isatty():
-        from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import BarColumn, TaskID, TextColumn, TimeElapsedColumn
         from rich.progress import Progress as RichProgress
 
         display = RichProgress(
@@ -53,7 +53,7 @@ def _progress(quiet: bool) -> tuple[Progress, object | None]:
             TimeElapsedColumn(),
             transient=True,
         )
-        tasks: dict[str, int] = {}
+        tasks: dict[str, TaskID] = {}
 
         def draw(stage: str, done: int, total: int) -> None:
             if stage not in tasks:
@@ -75,7 +75,7 @@ def _progress(quiet: bool) -> tuple[Progress, object | None]:
 def audit_command(args: argparse.Namespace) -> int:
     """Run `courtroom audit` and print where the report went."""
     config = config_from_args(args)
-    label = config.judges
+    label: str = config.judges
     if config.judges == "anthropic":
         label += f" ({config.model or 'default model'})"
     print(f"courtroom: judges: {label}", file=sys.stderr)

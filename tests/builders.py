@@ -100,7 +100,7 @@ def make_pdf(
     path.parent.mkdir(parents=True, exist_ok=True)
     kwargs = {"encrypt": encrypt} if encrypt else {}
     pdf = canvas.Canvas(str(path), pagesize=A4, **kwargs)
-    width, height = A4
+    _width, height = A4
     for number, text in enumerate(pages):
         y = height - 60
         for line in text.split("\n"):
@@ -136,7 +136,8 @@ def _tiny_png() -> object:
     import zlib
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        crc = struct.pack(">I", zlib.crc32(kind + data))
+        return struct.pack(">I", len(data)) + kind + data + crc
 
     raw = b"".join(b"\x00" + bytes([200, 30, 30]) * 8 for _ in range(8))
     png = (

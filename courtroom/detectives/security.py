@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from courtroom.detectives.base import Case, detective
+from courtroom.detectives.callers import CallSites, call_sites
 from courtroom.detectives.common import REPO, TEST_PATH, make, one_line
 from courtroom.detectives.parsing import SourceFile, call_arguments, source_index
 from courtroom.detectives.scanner import Finding, scan
@@ -61,14 +62,14 @@ def _secret_value(text: str) -> str:
     return (found.group(1) or found.group(2) or "") if found else ""
 
 
-def _confirm_flow(sf: SourceFile, f: Finding) -> Verdict:
+def _confirm_flow(sf: SourceFile, f: Finding, calls: CallSites) -> Verdict:
     """Confirm a sink finding by tracing the value that reaches it."""
     if f.test_id == "B608":
         # The query expression: a % / + / .format() / f-string, before any bare literal.
         for kinds in (("binary_operator",), ("call",), ("string", "concatenated_string")):
             node = node_at(sf, f.line, f.col, kinds)
             if node is not None:
-                return judge_sink(sf, node)
+                return judge_sink(sf, node, calls)
         return Verdict(False, False, "the query expression could not be located")
     call = node_at(sf, f.line, f.col, ("call",))
     if call is None:
@@ -77,7 +78,7 @@ def _confirm_flow(sf: SourceFile, f: Finding) -> Verdict:
     value = positional[0] if positional else keywords.get("args") or keywords.get("cmd")
     if f.test_id in ("B506", "B301", "B302", "B614") and value is None:
         value = keywords.get("stream") or keywords.get("data")
-    return judge_sink(sf, value)
+    return judge_sink(sf, value, calls)
 
 
 def _looks_secret(value: str) -> bool:
@@ -132,13 +133,14 @@ def security(case: Case) -> list[Evidence]:
         return [make(NAME, "Security scan of Python sources", False, ".",
                      "No readable Python file to scan.", 0.9, (REPO, "tools", "missing"))]
     by_path = {sf.path: sf for sf in index.files}
+    calls = call_sites(index)
     result = scan([(sf.path, sf.source) for sf in index.files])
     out: list[Evidence] = []
     confirmed = 0
     for f in sorted(result.findings, key=lambda f: (f.path, f.line, f.test_id)):
         sf = by_path[f.path]
         kind = KIND.get(f.test_id, f.test_name.replace("_", " "))
-        verdict = _confirm_flow(sf, f) if f.test_id in FLOW else _confirm_setting(f)
+        verdict = _confirm_flow(sf, f, calls) if f.test_id in FLOW else _confirm_setting(f)
         if _TEST_PATH.search(f.path) and verdict.confirmed:
             verdict = Verdict(False, verdict.constant, verdict.reason + " (in test code)")
         confirmed += verdict.confirmed
@@ -155,7 +157,7 @@ def security(case: Case) -> list[Evidence]:
                                                    hit.rule, hit.rule, hit.severity, "MEDIUM",
                                                    hit.cwe, sf.text(hit.value)))
             else:
-                verdict = judge_sink(sf, hit.value)
+                verdict = judge_sink(sf, hit.value, calls)
             if _TEST_PATH.search(sf.path) and verdict.confirmed:
                 verdict = Verdict(False, False, verdict.reason + " (in test code)")
             confirmed += verdict.confirmed

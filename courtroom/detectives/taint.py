@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from courtroom.detectives.callers import CallSites, exposed_by_decorator
 from courtroom.detectives.parsing import Node, SourceFile, enclosing, walk
 
 SOURCES = re.compile(
@@ -98,9 +99,14 @@ def _params(func: Node) -> set[str]:
     return names
 
 
-def tainted_names(sf: SourceFile, scope: Node | None) -> set[str]:
-    """Names that may hold external input inside ``scope`` (a function, or the module)."""
-    tainted = _params(scope) if scope is not None else set()
+def tainted_names(
+    sf: SourceFile, scope: Node | None, *, trusted: frozenset[str] = frozenset()
+) -> set[str]:
+    """Names that may hold external input inside ``scope`` (a function, or the module).
+
+    ``trusted`` parameters are left out: callers only ever pass them constants.
+    """
+    tainted = (_params(scope) - trusted) if scope is not None else set()
     body = scope if scope is not None else sf.root
     assigns = [n for n in walk(body) if n.type in ("assignment", "augmented_assignment",
                                                     "for_statement", "as_pattern")]
@@ -127,8 +133,22 @@ def tainted_names(sf: SourceFile, scope: Node | None) -> set[str]:
     return tainted
 
 
-def judge_sink(sf: SourceFile, expr: Node | None) -> Verdict:
-    """Decide whether ``expr`` (the value reaching a sink) is externally influenced."""
+def _function_name(scope: Node | None) -> str | None:
+    """The name of an undecorated function scope (decorated ones are entry points)."""
+    if scope is None or scope.type != "function_definition":
+        return None
+    if exposed_by_decorator(scope):
+        return None
+    name = scope.child_by_field_name("name")
+    return name.text.decode("utf-8", "replace") if name is not None and name.text else None
+
+
+def judge_sink(sf: SourceFile, expr: Node | None, calls: CallSites | None = None) -> Verdict:
+    """Decide whether ``expr`` (the value reaching a sink) is externally influenced.
+
+    With ``calls``, a value tainted only through the function's parameters is not
+    confirmed when every in-repository caller passes literals.
+    """
     if expr is None:
         return Verdict(False, True, "no argument reaches the sink")
     if is_constant(expr):
@@ -138,6 +158,14 @@ def judge_sink(sf: SourceFile, expr: Node | None) -> Verdict:
     if SOURCES.search(text):
         return Verdict(True, False, f"the argument reads external input ({text[:60]})")
     hits = sorted(_identifiers(expr) & tainted_names(sf, scope))
+    func = _function_name(scope)
+    if hits and calls is not None and func is not None and scope is not None:
+        trusted = frozenset(p for p in _params(scope) if calls.constant_fed_param(func, p))
+        if trusted and not _identifiers(expr) & tainted_names(sf, scope, trusted=trusted):
+            return Verdict(
+                False, False, f"{', '.join(hits[:3])} comes from parameters of {func}() that "
+                "every caller in the repository passes a constant"
+            )
     if hits:
         where = "a parameter or value derived from one" if scope is not None else \
             "module-level external input"

@@ -220,3 +220,91 @@ def test_audit_hints_never_carry_the_security_tag(tmp_path: Path, open_case: Ope
     assert not [e for e in ev if "security" in e.tags]
     flagged = {e.location for e in ev if "security_unconfirmed" in e.tags}
     assert "app/misc.py:13" not in flagged  # folder / KEY_FILE is not traversal
+
+
+CALLERS = '''import os
+from functools import lru_cache
+from pathlib import Path
+
+BASE = Path(__file__).parent
+
+
+@lru_cache(maxsize=8)
+def load_query(name):
+    return (BASE / f"{name}.scm").read_text()
+
+
+def by_kind(name, node):
+    return load_query(name), node
+
+
+def kinds(node):
+    for kind in ("classes", "calls"):
+        by_kind(kind, node)
+    return by_kind("functions", node)
+
+
+def run_helper(cmd):
+    os.system(cmd)
+
+
+def fixed():
+    run_helper("ls")
+
+
+def from_user():
+    run_helper(input())
+
+
+def exposed(cmd):
+    os.system(cmd)
+
+
+@tool
+def read_doc(name):
+    return (BASE / name).read_text()
+
+
+def call_tool():
+    read_doc("README.md")
+'''
+
+
+@pytest.fixture
+def caller_findings(tmp_path: Path, open_case: OpenCase) -> dict[int, Evidence]:
+    ev = security(open_case(make_repo(tmp_path / "r", files={"app/callers.py": CALLERS})))
+    return {int(e.location.split(":")[1]): e for e in ev if e.location.startswith("app/")}
+
+
+def _caller_line(fragment: str) -> int:
+    return next(i for i, text in enumerate(CALLERS.splitlines(), 1) if fragment in text)
+
+
+def test_parameter_fed_only_constants_through_callers_is_unconfirmed(
+    caller_findings: dict[int, Evidence],
+) -> None:
+    item = caller_findings[_caller_line('(BASE / f"{name}.scm")')]
+    assert "security" not in item.tags and "security_unconfirmed" in item.tags
+    assert "every caller" in item.rationale
+
+
+@pytest.mark.parametrize(
+    "fragment",
+    [
+        "os.system(cmd)\n\n\ndef fixed",  # one caller passes input()
+        "os.system(cmd)\n\n\n@tool",  # no caller at all: an entry point
+        "(BASE / name).read_text()",  # registered by a decorator: reachable from outside
+    ],
+)
+def test_reachable_parameters_stay_confirmed(
+    caller_findings: dict[int, Evidence], fragment: str
+) -> None:
+    marker = fragment.split("\n")[0]
+    after = fragment.split("\n")[-1]
+    lines = CALLERS.splitlines()
+    line = next(
+        i
+        for i, text in enumerate(lines, 1)
+        if marker in text and (after == marker or any(after in t for t in lines[i : i + 4]))
+    )
+    assert "security" in caller_findings[line].tags
