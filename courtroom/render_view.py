@@ -145,6 +145,13 @@ class ReportView:
     notes: list[str] = field(default_factory=list)
 
     @property
+    def digest(self) -> str | None:
+        """The verdict's integrity digest (``courtroom verify`` recomputes it), if sealed."""
+        integrity = self.verdict.integrity or {}
+        value = integrity.get("digest")
+        return f"sha256:{value}" if isinstance(value, str) else None
+
+    @property
     def overall_delta(self) -> str | None:
         """Overall score change since the previous audit."""
         if self.previous_overall is None:
@@ -172,10 +179,13 @@ def _court(result: CriterionResult) -> tuple[str | None, str | None]:
     record = result.court
     if record is None or record.path == "skipped":
         return None, None
+    # rounds[0] is the opening judgement; only the rounds after it are hearing rounds.
     counts = [
-        (len(record.rounds), "round"),
-        (record.handoffs, "handoff"),
+        (max(0, len(record.rounds) - 1), "hearing round"),
         (record.remands, "remand"),
+        (record.handoffs, "handoff"),
+        (record.extra_calls, "extra call"),
+        (record.extra_tokens, "extra token"),
     ]
     parts = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in counts if n]
     detail = ", ".join(parts) or "no further rounds"

@@ -184,3 +184,14 @@ def test_runner_paths_become_repo_relative() -> None:
     assert scrub("see /github/workspace/src/a.py:3") == "see src/a.py:3"
     assert scrub("at /home/runner/work/repo/repo/pkg/b.py") == "at pkg/b.py"
     assert scrub("tmp /tmp/tmpab12/clone/c.py here") == "tmp …/c.py here"
+
+
+def test_sealed_verdict_prints_its_digest_in_report_and_check_run() -> None:
+    from courtroom.integrity import seal
+
+    verdict = seal(make_verdict())
+    digest = str((verdict.integrity or {})["digest"])
+    assert f"`sha256:{digest}`" in render_report(verdict)
+    _title, summary, _text = render_check_run(verdict)
+    assert f"sha256:{digest}" in summary
+    assert "sha256:" not in render_report(make_verdict())

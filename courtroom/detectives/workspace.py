@@ -289,4 +289,6 @@ def open_workspace(target: str, *, timeout: float = 120.0,
     if not path.is_dir():
         raise TargetError(f"target is not a directory: {target}")
     head = run_git(path, "rev-parse", "--verify", "HEAD") if (path / ".git").exists() else None
-    yield Workspace(path, target, head.strip() if head else None)
+    # "." or ".." would title the report with punctuation: show the folder's own name.
+    display = target if path.name not in ("", ".", "..") else path.resolve().name
+    yield Workspace(path, display, head.strip() if head else None)
