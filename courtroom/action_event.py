@@ -8,12 +8,12 @@ GitHub except ``resolve_commit`` for ``workflow_dispatch``, which must ask for t
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from courtroom.detectives.workspace import run_git
 from courtroom.errors import ConfigError, PublishError
 
 REPORT_DIR = "courtroom-report"
@@ -171,18 +171,8 @@ def checkout_mismatch(workspace: Path, head_sha: str) -> str | None:
     ``actions/checkout`` checks out the PR's merge commit by default; the verdict would then
     describe a tree nobody pushed. Not fatal: the workflow may have its reasons.
     """
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(workspace), "rev-parse", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    actual = done.stdout.strip()
-    if done.returncode != 0 or not actual or actual == head_sha:
+    actual = (run_git(workspace, "rev-parse", "HEAD", timeout=10) or "").strip()
+    if not actual or actual == head_sha:
         return None
     return (
         f"the workspace is at {actual[:12]}, not the PR head {head_sha[:12]}: check out "

@@ -69,7 +69,8 @@ def security_keyword(opinion: JudicialOpinion, keywords: Sequence[str]) -> str |
     return None
 
 
-def _cites_security_fact(opinion: JudicialOpinion, pool: Mapping[str, Evidence]) -> bool:
+def cites_found_security(opinion: JudicialOpinion, pool: Mapping[str, Evidence]) -> bool:
+    """Whether the opinion cites evidence that was found and is tagged security."""
     for cited in opinion.cited_evidence:
         evidence = pool.get(cited)
         if evidence is not None and evidence.found and SECURITY_TAG in evidence.tags:
@@ -155,7 +156,7 @@ def rule(
     override_reason: str | None = None
     for opinion in participating:
         keyword = security_keyword(opinion, params.security_keywords)
-        if keyword and _cites_security_fact(opinion, pool):
+        if keyword and cites_found_security(opinion, pool):
             override_reason = f"{opinion.judge} named '{keyword}' citing found security evidence"
             break
     if override_reason is not None:

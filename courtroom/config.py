@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
+from courtroom.detectives.workspace import run_git
 from courtroom.rubric import default_rubric_path
 
 JudgeKind = Literal["offline", "anthropic"]
@@ -60,18 +60,8 @@ def choose_judges(flag: str | None, env: Mapping[str, str]) -> JudgeKind:
 
 
 def _git_toplevel(path: Path) -> Path | None:
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(path), "rev-parse", "--show-toplevel"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    top = out.stdout.strip()
-    return Path(top).resolve() if out.returncode == 0 and top else None
+    top = (run_git(path, "rev-parse", "--show-toplevel", timeout=10) or "").strip()
+    return Path(top).resolve() if top else None
 
 
 def target_name(target: str) -> str:

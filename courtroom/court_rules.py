@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import ValidationError
 
+from courtroom.chief_justice import cites_found_security
 from courtroom.errors import ConfigError
 from courtroom.models import (
     JUDGES,
@@ -22,7 +23,6 @@ from courtroom.models import (
 )
 from courtroom.rubric import CourtParameters, Rubric
 
-SECURITY_TAG = "security"
 #: Variance at or under which the first round counts as agreement (plea deal).
 PLEA_VARIANCE = 1
 #: Variance over which the judges are contested; the hearing stops at or under it.
@@ -63,15 +63,6 @@ def variance(opinions: Iterable[JudicialOpinion]) -> int:
 def by_judge(opinions: Iterable[JudicialOpinion]) -> dict[str, JudicialOpinion]:
     """Index opinions by judge name (the last one wins)."""
     return {o.judge: o for o in opinions}
-
-
-def cites_found_security(opinion: JudicialOpinion, pool: Mapping[str, Evidence]) -> bool:
-    """Whether the opinion cites evidence that was found and is tagged security."""
-    for cited in opinion.cited_evidence:
-        evidence = pool.get(cited)
-        if evidence is not None and evidence.found and SECURITY_TAG in evidence.tags:
-            return True
-    return False
 
 
 def security_dispute(opinions: Iterable[JudicialOpinion], pool: Mapping[str, Evidence]) -> bool:
