@@ -96,8 +96,8 @@ def _dissent(participating: Sequence[JudicialOpinion], variance: int) -> str:
     def gist(opinion: JudicialOpinion) -> str:
         points = (opinion.charges if opinion is low else opinion.mitigations) or []
         text = points[0] if points else opinion.argument
-        first = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
-        return first[:240]
+        first = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0][:240].rstrip()
+        return first if first.endswith((".", "!", "?")) else first + "."
 
     return (
         f"Judges disagree by {variance} points ({scores}). "

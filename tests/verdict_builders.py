@@ -1,31 +1,30 @@
 """Verdict builders for rendering and publishing tests: valid models, no pipeline needed.
 
-The numbers follow DESIGN §4 closely enough to read true (weights 1/1/2, penalty 2,
-cap 3.0, round half up), but the point is realistic *shapes*: a dissent, a hallucinated
-citation, a security override, a hearing record, a fallback judge, many findings.
+Criteria are ruled by the real chief justice, so every number is true; the point of the
+builders is realistic *shapes*: a dissent, a hallucinated citation, a security override,
+a hearing record, a fallback judge, many findings.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import ROUND_HALF_UP, Decimal
 
+from courtroom import chief_justice
 from courtroom.models import (
     JUDGES,
     CourtRecord,
     CriterionResult,
     Evidence,
-    ExecutionLog,
     HearingRound,
     JudgeName,
     JudicialOpinion,
-    PenaltyEvent,
     RubricRef,
     Target,
     Usage,
     Verdict,
     opinion_id,
 )
+from courtroom.rubric import SynthesisParameters
 
 WEIGHTS = {"Prosecutor": 1.0, "Defense": 1.0, "TechLead": 2.0}
 GHOST_ID = "00000000-dead-4bee-8000-000000000000"
@@ -81,10 +80,6 @@ def make_opinion(
     )
 
 
-def _round(value: Decimal) -> int:
-    return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
-
-
 def make_criterion(
     criterion_id: str,
     name: str,
@@ -94,63 +89,10 @@ def make_criterion(
     cap: bool = False,
     court: CourtRecord | None = None,
 ) -> CriterionResult:
-    """Synthesize a criterion the way the chief justice would (penalty, weights, cap)."""
-    active = [o for o in opinions if not o.fallback]
-    penalties: list[PenaltyEvent] = []
-    scores: dict[str, int] = {}
-    for o in active:
-        bad = [
-            c for c in o.cited_evidence if c != "NO_EVIDENCE" and not (c in pool and pool[c].found)
-        ]
-        after = max(1, o.score - 2) if bad else o.score
-        if bad:
-            penalties.append(
-                PenaltyEvent(
-                    judge=o.judge,
-                    opinion_id=o.opinion_id,
-                    invalid_ids=bad,
-                    reason="cited evidence not in the pool",
-                    score_before=o.score,
-                    score_after=after,
-                )
-            )
-        scores[o.judge] = after
-    if len(scores) >= 3:
-        value = sum(Decimal(str(WEIGHTS[j])) * s for j, s in scores.items()) / Decimal(4)
-    else:
-        value = Decimal(sum(scores.values())) / len(scores)
-    if cap:
-        value = min(value, Decimal(3))
-    raw = [o.score for o in active]
-    variance = max(raw) - min(raw)
-    dissent = None
-    if variance > 2:
-        dissent = "Judges disagree by {} points ({}).".format(
-            variance, ", ".join(f"{o.judge} {o.score}" for o in active)
-        )
-    remediations = list(dict.fromkeys(o.remediation for o in opinions if o.remediation))
-    final = _round(value)
-    return CriterionResult(
-        criterion_id=criterion_id,
-        name=name,
-        final_score=final,
-        opinions=list(opinions),
-        dissent_summary=dissent,
-        remediation="\n".join(f"- {r}" for r in remediations) or "No remediation proposed.",
-        re_evaluation_required=variance > 2,
-        security_override=cap,
-        execution_log=ExecutionLog(
-            criterion_id=criterion_id,
-            raw_scores={o.judge: o.score for o in active},
-            weights=WEIGHTS,
-            penalty_events=penalties,
-            override_triggered=cap,
-            override_reason="shell injection cited with a confirmed security fact" if cap else None,
-            final_float=float(value.quantize(Decimal("0.01"))),
-            final_int=final,
-        ),
-        court=court,
-    )
+    """Synthesize a criterion with the real chief justice; ``cap`` states the expected override."""
+    result = chief_justice.rule(criterion_id, name, list(opinions), pool, SynthesisParameters())
+    assert result.security_override is cap, "the opinions do not trigger the expected cap"
+    return result.model_copy(update={"court": court}) if court is not None else result
 
 
 def _standard_case() -> tuple[dict[str, Evidence], list[CriterionResult]]:
