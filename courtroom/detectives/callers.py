@@ -136,11 +136,12 @@ def call_sites(index: SourceIndex) -> CallSites:
     defs = _definitions(index)
     feeds: dict[Param, list[Param | bool | None]] = defaultdict(list)
     for sf in index.files:
+        modules = imported(sf.root)
         for call in walk(sf.root):
             if call.type != "call":
                 continue
             target = call.child_by_field_name("function")
-            receiver = None
+            receiver: str | None = None
             if target is not None and target.type == "attribute":
                 receiver = _text(target.child_by_field_name("object"))
                 target = target.child_by_field_name("attribute")
@@ -150,8 +151,9 @@ def call_sites(index: SourceIndex) -> CallSites:
             # `obj.f()` cannot reach a plain module-level `f` unless obj is a module we
             # imported: such sites belong to some other object's method.
             if (
-                receiver not in (None, "self", "cls")
-                and receiver not in imported(sf.root)
+                receiver is not None
+                and receiver not in ("self", "cls")
+                and receiver.split(".")[0] not in modules
                 and not any(method for method, _, _ in defs[name])
             ):
                 continue

@@ -288,6 +288,20 @@ def test_parameter_fed_only_constants_through_callers_is_unconfirmed(
     assert "every caller" in item.rationale
 
 
+def test_a_call_through_a_dotted_module_path_counts(
+    tmp_path: Path, open_case: OpenCase
+) -> None:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/mod.py": "import os\n\n\ndef run_helper(cmd):\n    os.system(cmd)\n\n\n"
+        "def fixed():\n    run_helper('ls')\n",
+        "main.py": "import pkg.mod\n\n\ndef go():\n    pkg.mod.run_helper(input())\n",
+    }
+    ev = security(open_case(make_repo(tmp_path / "r", files=files)))
+    sink = next(e for e in ev if e.location == "pkg/mod.py:5")
+    assert "security" in sink.tags
+
+
 @pytest.mark.parametrize(
     "fragment",
     [
