@@ -14,6 +14,7 @@ from courtroom.detectives.workspace import run_git
 from courtroom.rubric import default_rubric_path
 
 JudgeKind = Literal["offline", "anthropic"]
+Provider = Literal["anthropic", "bedrock", "vertex"]
 
 SELF_DIR = Path("audit/report_onself_generated")
 PEER_DIR = Path("audit/report_onpeer_generated")
@@ -40,9 +41,16 @@ class AuditConfig(BaseModel):
     #: Overrides of the rubric's court limits (ttl_seconds, max_handoffs, max_rounds,
     #: max_remands, enabled); anything absent keeps the rubric's value.
     court_limits: dict[str, float | int | bool] = Field(default_factory=dict)
-    max_workers: int = Field(default=30, ge=1, le=256)
+    provider: Provider = Field(default="anthropic", description="Where Claude is served from.")
+    #: Cap on the estimated spend of the Claude judges; past it, the offline bench judges.
+    max_cost_usd: float | None = Field(default=None, gt=0)
+    #: Judge requests in flight at once, over the whole audit (first round and court).
+    max_concurrency: int = Field(default=8, ge=1, le=256)
     clone_timeout: float = Field(default=180.0, gt=0)
-    judge_timeout: float = Field(default=60.0, gt=0)
+    #: Per-request timeout of a (non-streaming) Claude call, in seconds.
+    judge_timeout: float = Field(default=600.0, gt=0)
+    #: Glob patterns of repo-relative paths no detective reads (vendored, generated code).
+    ignore: tuple[str, ...] = ()
     display_name: str | None = Field(default=None, description="Name shown for the target.")
     commit: str | None = Field(default=None, description="Commit to report (e.g. a PR head).")
 

@@ -15,6 +15,10 @@ JudgeName = Literal["Prosecutor", "Defense", "TechLead"]
 JUDGES: tuple[JudgeName, ...] = ("Prosecutor", "Defense", "TechLead")
 Conclusion = Literal["success", "failure", "neutral"]
 MistrialReason = Literal["time_exhausted", "deliberation_exhausted", "judge_declared"]
+#: Which way a fact points for the criteria it serves: it meets the success pattern
+#: ("supports"), it matches the failure pattern ("adverse"), or it is background ("context").
+#: Lenses credit only "supports"; an "adverse" fact is never credit, whatever ``found`` says.
+Direction = Literal["supports", "adverse", "context"]
 
 #: Sentinel a judge cites when nothing was found for the criterion; never penalised.
 NO_EVIDENCE = "NO_EVIDENCE"
@@ -45,6 +49,11 @@ class Evidence(BaseModel):
     confidence: float = Field(ge=0.0, le=1.0, description="How sure the detective is, 0..1.")
     tags: list[str] = Field(default_factory=list, description="Topics; 'security' gates §4.4.")
     detective: str = Field(default="", description="Name of the detective that produced it.")
+    direction: Direction = Field(
+        default="context",
+        description="supports: meets the success pattern; adverse: matches the failure "
+        "pattern; context: neither. Not part of the id.",
+    )
 
     @classmethod
     def make(
@@ -58,6 +67,7 @@ class Evidence(BaseModel):
         confidence: float,
         content: str | None = None,
         tags: list[str] | tuple[str, ...] = (),
+        direction: Direction = "context",
     ) -> Evidence:
         """Build an evidence item with its derived id."""
         return cls(
@@ -70,6 +80,7 @@ class Evidence(BaseModel):
             confidence=confidence,
             tags=sorted(set(tags)),
             detective=detective,
+            direction=direction,
         )
 
 

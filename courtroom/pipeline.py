@@ -115,7 +115,7 @@ def _run(
         for judge in JUDGES
     ]
     cache = OpinionCache(config.resolved_cache_dir, read=config.use_cache, seeded=seeded)
-    bench = JudgeBench(backend, max_workers=config.max_workers, cache=cache, trace=trace)
+    bench = JudgeBench(backend, max_workers=config.max_concurrency, cache=cache, trace=trace)
     progress("judge", 0, len(requests))
     with trace.span("judge", "bench", calls=len(requests), bench=backend.name):
         answers = bench.judge(requests, on_done=lambda n: progress("judge", n, len(requests)))
@@ -129,7 +129,7 @@ def _run(
         with trace.span("hear", "court"):
             hearing = court.hold_court(
                 rubric, case, pool, shown, opinions, bench=bench, trace=trace,
-                limits=limits, max_workers=config.max_workers,
+                limits=limits, max_workers=config.max_concurrency,
             )
         # The final opinions replace the first round's; remanded evidence joins the pool.
         pool.update(hearing.new_evidence)

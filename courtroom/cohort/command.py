@@ -55,7 +55,7 @@ class BatchSettings:
             fail_below=self.fail_below,
             use_cache=self.use_cache,
             cache_dir=self.cache_dir,
-            max_workers=self.judge_workers,
+            max_concurrency=self.judge_workers,
         )
 
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 
-from courtroom.models import Evidence
+from courtroom.models import Direction, Evidence
 
 # Artifact tags (one per evidence item) and the topic tags of docs/ARCHITECTURE.md.
 REPO = "github_repo"
 PDF = "pdf_report"
 IMAGES = "pdf_images"
+#: A fact saying the security scan did not cover every file it should have (a file that
+#: could not be listed, parsed or scanned). Its presence fails the gate closed.
+SCAN_INCOMPLETE = "scan_incomplete"
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
@@ -36,6 +39,7 @@ def make(
     confidence: float,
     tags: tuple[str, ...] | list[str],
     content: str | None = None,
+    direction: Direction = "context",
 ) -> Evidence:
     """Shorthand for ``Evidence.make`` with confidence clamped to 0..1."""
     return Evidence.make(
@@ -47,6 +51,7 @@ def make(
         confidence=min(1.0, max(0.0, confidence)),
         content=content,
         tags=tuple(tags),
+        direction=direction,
     )
 
 

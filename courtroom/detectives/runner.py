@@ -34,7 +34,7 @@ def _clean(evidence: Evidence, roots: list[str]) -> Evidence:
         location=_scrub(evidence.location, roots),
         rationale=_scrub(evidence.rationale, roots), confidence=evidence.confidence,
         content=_scrub(evidence.content, roots) if evidence.content is not None else None,
-        tags=evidence.tags,
+        tags=evidence.tags, direction=evidence.direction,
     )
 
 
