@@ -1,7 +1,8 @@
 """The `courtroom` command: audit, verify, batch, merge and compare (DESIGN §5).
 
 Exit status: 0 audit done (success or neutral), 1 conclusion failure (or a tampered
-verdict), 2 bad input or usage, 3 the audit could not complete (partial state saved).
+verdict, or a batch with failed submissions), 2 bad input or usage, 3 the audit could not
+complete (partial state saved) or was interrupted (a batch resumes where it stopped).
 """
 
 from __future__ import annotations
@@ -21,60 +22,96 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as one line and exit 2, never a traceback."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"{self.prog}: {message}")
+        # main() adds "courtroom: "; name only the sub-command, so no prefix is doubled.
+        sub = self.prog.removeprefix("courtroom").strip()
+        raise UsageError(f"{sub}: {message}" if sub else message)
 
 
-def _score(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from exc
-    if not 0 <= value <= 5:
-        raise argparse.ArgumentTypeError("must be between 0 and 5")
-    return value
+def _number(kind: type[int] | type[float], lo: float, hi: float) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from exc
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be between {lo:g} and {hi:g}")
+        return value
+
+    return parse
+
+
+_score = _number(float, 0, 5)
+
+
+def _settings(p: argparse.ArgumentParser) -> None:
+    """Flags shared by audit and batch: one per AuditConfig setting."""
+    p.add_argument("--rubric", type=Path, metavar="PATH",
+                   help="rubric JSON (default: the config file's, else the bundled rubric)")
+    p.add_argument("--config", type=Path, metavar="FILE",
+                   help="settings file to use instead of the target's .github/courtroom.yml")
+    p.add_argument("--judges", choices=["offline", "anthropic"],
+                   help="judge bench (default: anthropic when ANTHROPIC_API_KEY is set)")
+    p.add_argument("--provider", choices=["anthropic", "bedrock", "vertex"],
+                   help="where Claude is served from (default: anthropic)")
+    p.add_argument("--model", metavar="NAME", help="Claude model (default: the backend's)")
+    p.add_argument("--fail-below", type=_score, metavar="SCORE",
+                   help="conclusion failure when the overall score is under SCORE (0-5)")
+    p.add_argument("--max-cost-usd", type=_number(float, 0.01, 10_000), metavar="N",
+                   help="cap on the estimated Claude spend per audit; past it, offline judges")
+    p.add_argument("--max-concurrency", type=_number(int, 1, 256), metavar="N",
+                   help="judge requests in flight at once per audit (default: 8)")
+    p.add_argument("--judge-timeout", type=_number(float, 1, 3600), metavar="S",
+                   help="seconds one Claude request may take (default: 600)")
+    p.add_argument("--clone-timeout", type=_number(float, 1, 3600), metavar="S",
+                   help="seconds a git clone may take before it is killed (default: 180)")
+    p.add_argument("--ignore", action="append", metavar="GLOB",
+                   help="paths no detective reads, e.g. 'vendor/**' (repeatable)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="ask the judges again instead of reusing cached opinions")
+    p.add_argument("--cache-dir", type=Path, metavar="DIR",
+                   help="opinion cache (default: $XDG_CACHE_HOME/courtroom or ~/.cache/courtroom)")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
     parser = _Parser(prog="courtroom", description="Audit a repository like a court.")
-    parser.add_argument("--version", action="version", version=f"courtroom {__version__}")
+    parser.add_argument("--version", action="version", version=f"courtroom {__version__}",
+                        help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     run = sub.add_parser("audit", help="audit one repository (and its PDF report)")
     run.add_argument("target", help="local path or git URL")
-    run.add_argument("--pdf", type=Path, help="PDF report about the repository")
-    run.add_argument("--rubric", type=Path, help="rubric JSON (default: the bundled rubric)")
-    run.add_argument("--out", type=Path, help="output folder")
-    run.add_argument("--judges", choices=["offline", "anthropic"], help="judge bench")
-    run.add_argument("--model", help="Claude model for --judges anthropic")
-    run.add_argument("--fail-below", type=_score, help="conclusion failure under this score")
-    run.add_argument("--no-cache", action="store_true", help="ignore cached opinions")
+    run.add_argument("--pdf", type=Path, metavar="PATH",
+                     help="PDF report: as given, else inside the target (default: config file)")
+    run.add_argument("--out", type=Path, metavar="DIR", help="output folder")
+    _settings(run)
     run.add_argument("--no-court", action="store_true", help="skip the court phase")
     run.add_argument("--name", help="name shown for the target")
     run.add_argument("--quiet", action="store_true", help="no progress display")
 
     ver = sub.add_parser("verify", help="check a verdict's integrity chain")
-    ver.add_argument("verdict", type=Path)
+    ver.add_argument("verdict", type=Path, help="the verdict.json to check")
 
     bat = sub.add_parser("batch", help="audit every submission of a manifest")
     bat.add_argument("manifest", type=Path, help="CSV (repo,pdf,name) or JSON list")
-    bat.add_argument("--out", type=Path, required=True)
-    bat.add_argument("--rubric", type=Path)
-    bat.add_argument("--judges", choices=["offline", "anthropic"])
-    bat.add_argument("--model")
-    bat.add_argument("--fail-below", type=_score)
-    bat.add_argument("--workers", type=int, default=2)
-    bat.add_argument("--shard", help="i/n: audit only this shard of the manifest")
-    bat.add_argument("--batch-api", action="store_true", help="Claude Message Batches API")
-    bat.add_argument("--no-cache", action="store_true")
+    bat.add_argument("--out", type=Path, required=True, metavar="DIR",
+                     help="output folder: one sub-folder per submission, and the summary")
+    _settings(bat)
+    bat.add_argument("--workers", type=int, default=2, metavar="N",
+                     help="submissions audited at once (default: 2)")
+    bat.add_argument("--shard", metavar="i/n", help="audit only this shard of the manifest")
+    bat.add_argument("--batch-api", action="store_true",
+                     help="judge through Claude's Message Batches API (half price, slower)")
 
     mer = sub.add_parser("merge", help="merge shard outputs into one cohort summary")
-    mer.add_argument("shards", type=Path, nargs="+")
-    mer.add_argument("--out", type=Path, required=True)
+    mer.add_argument("shards", type=Path, nargs="+", metavar="SHARD_DIR",
+                     help="output folders of `courtroom batch --shard` runs")
+    mer.add_argument("--out", type=Path, required=True, metavar="DIR",
+                     help="folder for the merged summary")
 
     cmp_ = sub.add_parser("compare", help="compare two verdicts or a peer's Markdown report")
-    cmp_.add_argument("a", type=Path)
-    cmp_.add_argument("b", type=Path)
+    cmp_.add_argument("a", type=Path, help="first verdict.json")
+    cmp_.add_argument("b", type=Path, help="second verdict.json, or a peer's report.md")
     return parser
 
 

@@ -1,41 +1,66 @@
-"""The `courtroom audit` command: flags -> AuditConfig -> pipeline -> one summary line."""
+"""The `courtroom audit` command: flags + config file -> AuditConfig -> pipeline -> summary."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-from courtroom.config import AuditConfig, choose_judges, default_out_dir, env_api_key
+from courtroom.config import AuditConfig, default_out_dir, env_api_key
+from courtroom.detectives import open_workspace
 from courtroom.errors import TargetError
 from courtroom.pipeline import Progress, audit
+from courtroom.settings import effective_config
 from courtroom.trace import Trace
 
 
-def config_from_args(args: argparse.Namespace, env: dict[str, str] | None = None) -> AuditConfig:
-    """Build the audit settings from parsed flags and the environment."""
-    env = dict(os.environ) if env is None else env
-    judges = choose_judges(args.judges, env)
+def given_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> dict[str, Any]:
+    """What the flags set, as AuditConfig fields (None: not set, the config file may)."""
     target = str(args.target)
     if "://" not in target and not target.startswith("git@") and not Path(target).exists():
         raise TargetError(f"target not found: {target}")
-    fields: dict[str, object] = {
+    return {
         "target": target,
-        "pdf": args.pdf,
         "out_dir": (args.out or default_out_dir(target)).resolve(),
-        "judges": judges,
+        "rubric_path": args.rubric,
+        "pdf": args.pdf,
+        "judges": args.judges,
         "model": args.model,
+        "provider": args.provider,
         "api_key": env_api_key(env),
         "base_url": env.get("ANTHROPIC_BASE_URL") or None,
         "fail_below": args.fail_below,
-        "use_cache": not args.no_cache,
-        "court": not getattr(args, "no_court", False),
+        "use_cache": False if args.no_cache else None,
+        "cache_dir": args.cache_dir,
+        "court": False if getattr(args, "no_court", False) else None,
+        "max_cost_usd": args.max_cost_usd,
+        "max_concurrency": args.max_concurrency,
+        "judge_timeout": args.judge_timeout,
+        "clone_timeout": args.clone_timeout,
+        "ignore": tuple(args.ignore or ()),
         "display_name": args.name,
     }
-    if args.rubric is not None:
-        fields["rubric_path"] = args.rubric
-    return AuditConfig.model_validate(fields)
+
+
+@contextmanager
+def prepared(args: argparse.Namespace, env: Mapping[str, str]) -> Iterator[AuditConfig]:
+    """Check out the target once (a URL is cloned here), read its config, yield the settings."""
+    given = given_from_args(args, env)
+    timeout = args.clone_timeout or AuditConfig.model_fields["clone_timeout"].default
+    with open_workspace(given["target"], timeout=timeout) as workspace:
+        local = {
+            **given,
+            "target": str(workspace.root),
+            "display_name": given["display_name"] or workspace.display,
+            "commit": workspace.commit,
+        }
+        yield effective_config(
+            local, workspace.root, config_file=args.config, pdf_base=Path.cwd(), env=env
+        )
 
 
 def _progress(quiet: bool) -> tuple[Progress, object | None]:
@@ -74,17 +99,17 @@ def _progress(quiet: bool) -> tuple[Progress, object | None]:
 
 def audit_command(args: argparse.Namespace) -> int:
     """Run `courtroom audit` and print where the report went."""
-    config = config_from_args(args)
-    label: str = config.judges
-    if config.judges == "anthropic":
-        label += f" ({config.model or 'default model'})"
-    print(f"courtroom: judges: {label}", file=sys.stderr)
-    progress, display = _progress(args.quiet)
-    try:
-        outcome = audit(config, trace=Trace(), progress=progress)
-    finally:
-        if display is not None:
-            display.stop()  # type: ignore[attr-defined]
+    with prepared(args, os.environ) as config:
+        label: str = config.judges
+        if config.judges == "anthropic":
+            label += f" ({config.provider}, {config.model or 'default model'})"
+        print(f"courtroom: judges: {label}", file=sys.stderr)
+        progress, display = _progress(args.quiet)
+        try:
+            outcome = audit(config, trace=Trace(), progress=progress)
+        finally:
+            if display is not None:
+                display.stop()  # type: ignore[attr-defined]
     if outcome.verdict is None:
         where = outcome.paths.get("partial")
         print(f"courtroom: {outcome.error}; partial state in {where}", file=sys.stderr)

@@ -1,17 +1,22 @@
-"""Settings of one audit, from flags, environment or action inputs. Secrets never print."""
+"""Settings of one audit, from flags, environment or action inputs. Secrets never print.
+
+How flags, the configuration file and defaults combine is :mod:`courtroom.settings`.
+"""
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from courtroom.detectives.workspace import run_git
+from courtroom.models import CriterionResult
 from courtroom.rubric import default_rubric_path
+from courtroom.tree_paths import matcher
 
 JudgeKind = Literal["offline", "anthropic"]
 Provider = Literal["anthropic", "bedrock", "vertex"]
@@ -51,13 +56,64 @@ class AuditConfig(BaseModel):
     judge_timeout: float = Field(default=600.0, gt=0)
     #: Glob patterns of repo-relative paths no detective reads (vendored, generated code).
     ignore: tuple[str, ...] = ()
+    #: Globs from the audited tree's own config file: they hide any file but Python source,
+    #: which the security scan must always see (the tree's author could otherwise hide it).
+    tree_ignore: tuple[str, ...] = ()
+    #: Per-criterion minimum scores: a criterion under its own minimum fails the gate.
+    gate: dict[str, float] = Field(default_factory=dict)
+    #: setting -> where its value came from ("flag", a config file, "default").
+    sources: dict[str, str] = Field(default_factory=dict)
     display_name: str | None = Field(default=None, description="Name shown for the target.")
     commit: str | None = Field(default=None, description="Commit to report (e.g. a PR head).")
 
     @property
     def resolved_cache_dir(self) -> Path:
-        """Where cached opinions live (beside the audit folders, shared across runs)."""
-        return self.cache_dir or self.out_dir.parent / ".courtroom-cache"
+        """Where cached opinions live: ``cache_dir``, else the user's cache folder."""
+        return self.cache_dir or user_cache_dir()
+
+    def skips(self) -> Callable[[str], bool]:
+        """The predicate of repo-relative paths no detective may read (``ignore`` globs)."""
+        everywhere, tree = matcher(self.ignore), matcher(self.tree_ignore)
+        return lambda rel: everywhere(rel) or (tree(rel) and not rel.endswith(".py"))
+
+    def settings_record(self) -> dict[str, Any]:
+        """The effective settings for the verdict: no secret, no local or temporary path."""
+        rubric = "bundled" if self.rubric_path == default_rubric_path() else self.rubric_path.name
+        record: dict[str, Any] = {
+            "rubric": rubric,
+            "judges": self.judges,
+            "model": self.model,
+            "provider": self.provider,
+            "fail_below": self.fail_below,
+            "gate": dict(sorted(self.gate.items())),
+            "max_cost_usd": self.max_cost_usd,
+            "max_concurrency": self.max_concurrency,
+            "judge_timeout": self.judge_timeout,
+            "clone_timeout": self.clone_timeout,
+            "ignore": list(self.ignore),
+            "tree_ignore": list(self.tree_ignore),
+            "use_cache": self.use_cache,
+            "court": self.court,
+        }
+        record["sources"] = dict(sorted(self.sources.items()))
+        return record
+
+
+def user_cache_dir(env: Mapping[str, str] | None = None) -> Path:
+    """``$XDG_CACHE_HOME/courtroom``, else ``~/.cache/courtroom``: never in an audited tree."""
+    env = os.environ if env is None else env
+    xdg = env.get("XDG_CACHE_HOME", "").strip()
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
+    return base / "courtroom"
+
+
+def gate_failures(results: Sequence[CriterionResult], gate: Mapping[str, float]) -> list[str]:
+    """One line per criterion whose final score is under its own minimum in ``gate``."""
+    return [
+        f"gate: {r.criterion_id} scored {r.final_score}, under its minimum {gate[r.criterion_id]:g}"
+        for r in results
+        if r.criterion_id in gate and r.final_score < gate[r.criterion_id]
+    ]
 
 
 def choose_judges(flag: str | None, env: Mapping[str, str]) -> JudgeKind:

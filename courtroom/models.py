@@ -245,4 +245,6 @@ class Verdict(BaseModel):
     criteria: list[CriterionResult]
     errors: list[str] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
+    #: The effective settings the audit ran with and where each came from (no secrets).
+    settings: dict[str, object] = Field(default_factory=dict)
     integrity: dict[str, object] | None = None

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from courtroom import chief_justice, court, integrity
-from courtroom.config import AuditConfig
+from courtroom.config import AuditConfig, gate_failures
 from courtroom.detectives import open_workspace, run_detectives
 from courtroom.detectives.base import Case
 from courtroom.docket import evidence_for
@@ -71,7 +71,9 @@ def audit(
             base_url=config.base_url,
             timeout=config.judge_timeout,
         )
-    with open_workspace(config.target, timeout=config.clone_timeout) as workspace:
+    with open_workspace(
+        config.target, timeout=config.clone_timeout, skip=config.skips()
+    ) as workspace:
         pdf_display = _pdf_display(config.pdf, workspace.root)
         case = Case(workspace=workspace, pdf=config.pdf, pdf_display=pdf_display)
         target = Target(
@@ -167,6 +169,13 @@ def _run(
     conclusion = chief_justice.conclude(
         results, overall, fail_below=config.fail_below, incomplete=bool(errors)
     )
+
+    # Per-criterion minimums of the gate (config `gate`): any one under its own fails.
+    below = gate_failures(results, config.gate)
+    if below:
+        conclusion = "failure"
+        errors.extend(below)
+
     verdict = Verdict(
         target=target,
         rubric=RubricRef(
@@ -181,6 +190,7 @@ def _run(
         criteria=results,
         errors=errors,
         usage=bench.usage,
+        settings=config.settings_record(),
     )
     trace.event("verdict", "concluded", overall_score=overall, conclusion=conclusion)
     verdict = integrity.seal(verdict, integrity.signing_key())

@@ -10,17 +10,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr
 
-from courtroom.cohort.batch import BatchStatus, Mode, run_batch
-from courtroom.cohort.manifest import Row, is_url, load_manifest, shard
-from courtroom.config import AuditConfig, JudgeKind, choose_judges, env_api_key
-from courtroom.errors import EXIT_FAILURE, EXIT_OK, TargetError, UsageError
+from courtroom.cohort.batch import BatchStatus, CohortSummary, Mode, run_batch
+from courtroom.cohort.manifest import Row, load_manifest, shard
+from courtroom.config import AuditConfig, JudgeKind, choose_judges, env_api_key, user_cache_dir
+from courtroom.errors import EXIT_CRITICAL, EXIT_FAILURE, EXIT_OK, ConfigError, TargetError, UsageError
 from courtroom.rubric import default_rubric_path
+from courtroom.settings import batch_fields
+from courtroom.tree_paths import find_pdf, inside_tree
 
 if TYPE_CHECKING:
     from courtroom.judges.base import Backend
@@ -40,41 +43,53 @@ class BatchSettings:
     use_cache: bool = True
     cache_dir: Path | None = None
     judge_workers: int = 30
+    #: Further AuditConfig fields every submission shares (provider, timeouts, gate ...).
+    shared: Mapping[str, Any] = field(default_factory=dict)
 
     def __call__(self, row: Row, folder: Path) -> AuditConfig:
         """The AuditConfig of one submission, writing into ``folder``."""
-        return AuditConfig(
-            target=row.repo,
-            pdf=Path(row.pdf) if row.pdf else None,
-            rubric_path=self.rubric_path,
-            out_dir=folder,
-            judges=self.judges,
-            model=self.model,
-            api_key=self.api_key,
-            base_url=self.base_url,
-            fail_below=self.fail_below,
-            use_cache=self.use_cache,
-            cache_dir=self.cache_dir,
-            max_concurrency=self.judge_workers,
+        return AuditConfig.model_validate(
+            {
+                **self.shared,
+                "target": row.repo,
+                "pdf": Path(row.pdf) if row.pdf else None,
+                "rubric_path": self.rubric_path,
+                "out_dir": folder,
+                "judges": self.judges,
+                "model": self.model,
+                "api_key": self.api_key,
+                "base_url": self.base_url,
+                "fail_below": self.fail_below,
+                "use_cache": self.use_cache,
+                "cache_dir": self.cache_dir,
+                "max_concurrency": self.judge_workers,
+            }
         )
 
 
 def default_audit(config: AuditConfig, backend: Backend | None = None) -> AuditOutcome:
-    """Run the real pipeline; a PDF given relative to a cloned repo is found in the clone."""
+    """Run the real pipeline on a checkout of the submission (a URL is cloned once here).
+
+    A relative PDF (one the manifest's folder did not hold) is looked up inside the
+    checkout, exactly as `courtroom audit --pdf` does; the cache may not live in the tree.
+    """
+    from courtroom.detectives import open_workspace
     from courtroom.pipeline import audit
     from courtroom.trace import Trace
 
-    if config.pdf is None or config.pdf.is_absolute() or not is_url(config.target):
-        return audit(config, trace=Trace(), backend=backend)
-    from courtroom.detectives import open_workspace
-
-    # The pipeline would clone the URL itself, but only the clone knows where the PDF is:
-    # clone once here and audit the checkout, showing the URL and commit as the target.
     with open_workspace(config.target, timeout=config.clone_timeout) as workspace:
         root = workspace.root.resolve()
-        pdf = (root / config.pdf).resolve()
-        if not pdf.is_relative_to(root):
-            raise TargetError(f"pdf {config.pdf} points outside the repository")
+        if config.resolved_cache_dir.resolve().is_relative_to(root):
+            raise ConfigError(f"the opinion cache {config.resolved_cache_dir} lies inside {root}")
+        pdf = config.pdf
+        if pdf is not None and not pdf.is_absolute():
+            if inside_tree(root, pdf) is None:
+                raise TargetError(f"pdf {pdf} points outside the repository or via a symlink")
+            lookup = find_pdf(pdf, base=None, root=root)
+            if lookup.path is None:
+                shown = config.display_name or workspace.display
+                print(f"courtroom: {shown}: {lookup.missing(pdf)}", file=sys.stderr)
+            pdf = lookup.path or lookup.tried[-1]
         local = config.model_copy(
             update={
                 "target": str(workspace.root),
@@ -146,23 +161,61 @@ class _Display:
             self.bar.stop()
 
 
-def settings_from_args(args: argparse.Namespace, env: dict[str, str]) -> BatchSettings:
-    """The shared settings of a batch from its flags and the environment."""
-    out = Path(args.out).resolve()
+def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> BatchSettings:
+    """The shared settings of a batch: flags, then ``--config FILE``, then defaults.
+
+    A batch never reads the submissions' own config files: the operator sets the rules.
+    """
+    fields, sources = batch_fields(
+        {
+            "rubric_path": args.rubric,
+            "judges": args.judges,
+            "model": args.model,
+            "provider": args.provider,
+            "fail_below": args.fail_below,
+            "max_cost_usd": args.max_cost_usd,
+            "max_concurrency": args.max_concurrency,
+            "judge_timeout": args.judge_timeout,
+            "clone_timeout": args.clone_timeout,
+            "ignore": tuple(args.ignore or ()),
+        },
+        args.config,
+    )
     return BatchSettings(
-        rubric_path=(args.rubric or default_rubric_path()).resolve(),
-        judges=choose_judges(args.judges, env),
-        model=args.model,
+        rubric_path=Path(fields.pop("rubric_path", default_rubric_path())).resolve(),
+        judges=fields.pop("judges", None) or choose_judges(None, env),
+        model=fields.pop("model", None),
         api_key=env_api_key(env),
         base_url=env.get("ANTHROPIC_BASE_URL") or None,
-        fail_below=args.fail_below,
+        fail_below=fields.pop("fail_below", None),
         use_cache=not args.no_cache,
-        cache_dir=out / ".courtroom-cache",
+        cache_dir=(args.cache_dir or user_cache_dir(env)).expanduser().resolve(),
+        judge_workers=fields.pop("max_concurrency", 30),
+        shared={**fields, "sources": sources},
+    )
+
+
+def _run(
+    rows: list[Row], out: Path, settings: BatchSettings, args: argparse.Namespace, display: _Display
+) -> CohortSummary:
+    # Offline audits are CPU-bound Python, so only processes use both cores (see
+    # bench/cohort.py); Claude judging waits on the network, where threads suffice.
+    mode: Mode = "process" if settings.judges == "offline" and args.workers > 1 else "thread"
+    if getattr(args, "batch_api", False):
+        from courtroom.cohort.batch_api import run_with_batch_api
+
+        return run_with_batch_api(rows, out, settings, workers=args.workers, progress=display)
+    return run_batch(
+        rows, out, settings, default_audit, workers=args.workers, progress=display, mode=mode
     )
 
 
 def batch_command(args: argparse.Namespace) -> int:
-    """Run `courtroom batch`: exit 0 when every submission was audited, 1 when some failed."""
+    """Run `courtroom batch`: exit 0 when every submission was audited, 1 when some failed.
+
+    Interrupted (Ctrl-C, SIGINT), it exits 3 like any audit that could not complete: the
+    submissions already written are kept and the same command resumes after them.
+    """
     env = dict(os.environ)
     rows = load_manifest(args.manifest)
     if args.shard:
@@ -172,27 +225,16 @@ def batch_command(args: argparse.Namespace) -> int:
     print(f"courtroom: judges: {settings.judges}; {len(rows)} submissions", file=sys.stderr)
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
-    # Offline audits are CPU-bound Python, so only processes use both cores (see
-    # bench/cohort.py); Claude judging waits on the network, where threads suffice.
-    mode: Mode = "process" if settings.judges == "offline" and args.workers > 1 else "thread"
     display = _Display(sys.stderr.isatty())
     try:
-        if getattr(args, "batch_api", False):
-            from courtroom.cohort.batch_api import run_with_batch_api
-
-            summary = run_with_batch_api(
-                rows, out, settings, workers=args.workers, progress=display
-            )
-        else:
-            summary = run_batch(
-                rows,
-                out,
-                settings,
-                default_audit,
-                workers=args.workers,
-                progress=display,
-                mode=mode,
-            )
+        summary = _run(rows, out, settings, args, display)
+    except KeyboardInterrupt:
+        print(
+            "courtroom: batch interrupted; finished submissions are kept in "
+            f"{out}: run the same command again to resume",
+            file=sys.stderr,
+        )
+        return EXIT_CRITICAL
     finally:
         display.stop()
     print(

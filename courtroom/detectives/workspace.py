@@ -42,8 +42,13 @@ class Workspace:
     """A repository tree to read safely: repo-relative paths, size caps, no symlink escapes."""
 
     def __init__(self, root: Path, display: str, commit: str | None = None,
-                 max_file_bytes: int = MAX_FILE_BYTES) -> None:
-        """Wrap a repository root; nothing is read until asked."""
+                 max_file_bytes: int = MAX_FILE_BYTES,
+                 skip: Callable[[str], bool] | None = None) -> None:
+        """Wrap a repository root; nothing is read until asked.
+
+        ``skip(rel)`` names paths no detective may list or read (the config's ``ignore``).
+        """
+        self.skip = skip or (lambda rel: False)
         self.root = root.resolve()
         self.display = display
         self.commit = commit
@@ -78,7 +83,10 @@ class Workspace:
                 full = os.path.join(dirpath, name)
                 if os.path.islink(full) and self._resolve_inside(full) is None:
                     continue
-                found.append(Path(full).relative_to(self.root).as_posix())
+                rel = Path(full).relative_to(self.root).as_posix()
+                if self.skip(rel):
+                    continue
+                found.append(rel)
                 if len(found) >= MAX_FILES:
                     return sorted(found)
         return sorted(found)
@@ -93,7 +101,7 @@ class Workspace:
 
     def path_of(self, rel: str) -> Path | None:
         """The absolute path of a repo-relative file, or None when it escapes the tree."""
-        if not rel or rel.startswith("/") or "\x00" in rel:
+        if not rel or rel.startswith("/") or "\x00" in rel or self.skip(rel):
             return None
         real = self._resolve_inside(self.root / rel)
         if real is None or not real.is_file():
@@ -270,7 +278,8 @@ def clone(url: str, dest: Path, *, timeout: float, max_bytes: int = MAX_CLONE_BY
 
 @contextmanager
 def open_workspace(target: str, *, timeout: float = 120.0,
-                   max_bytes: int = MAX_CLONE_BYTES) -> Iterator[Workspace]:
+                   max_bytes: int = MAX_CLONE_BYTES,
+                   skip: Callable[[str], bool] | None = None) -> Iterator[Workspace]:
     """Yield a Workspace for a local path (read in place) or a validated, cloned URL."""
     if is_url(target):
         url = validate_url(target)
@@ -278,7 +287,7 @@ def open_workspace(target: str, *, timeout: float = 120.0,
             dest = Path(tmp) / "repo"
             clone(url, dest, timeout=timeout, max_bytes=max_bytes)
             head = run_git(dest, "rev-parse", "--verify", "HEAD")
-            yield Workspace(dest, display_name(url), head.strip() if head else None)
+            yield Workspace(dest, display_name(url), head.strip() if head else None, skip=skip)
         return
     if target.startswith("-"):
         raise TargetError(
@@ -291,4 +300,4 @@ def open_workspace(target: str, *, timeout: float = 120.0,
     head = run_git(path, "rev-parse", "--verify", "HEAD") if (path / ".git").exists() else None
     # "." or ".." would title the report with punctuation: show the folder's own name.
     display = target if path.name not in ("", ".", "..") else path.resolve().name
-    yield Workspace(path, display, head.strip() if head else None)
+    yield Workspace(path, display, head.strip() if head else None, skip=skip)

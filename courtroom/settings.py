@@ -1,0 +1,184 @@
+"""The effective settings of one audit: flags and action inputs, then a config file, then defaults.
+
+The audited tree's ``.github/courtroom.yml`` is written by whoever writes the pull request,
+so it may fill in what the workflow left open but never loosen what the workflow set:
+
+- the gate only tightens: ``fail-below`` is the stricter of the flag and the file, and
+  per-criterion minimums (``gate``) combine by taking the higher of each;
+- ``rubric`` and ``pdf`` name files inside the tree, never through ``..`` or a symlink;
+- its ``ignore`` globs hide any file but Python source, which the security scan always reads;
+- it cannot choose where the opinion cache lives (never inside the audited tree).
+
+``--config FILE`` (the operator's own file) replaces the tree's file and is trusted.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from courtroom.config import AuditConfig, choose_judges, user_cache_dir
+from courtroom.errors import ConfigError
+from courtroom.repo_config import FileSettings, load_operator_file, load_tree_file
+from courtroom.rubric import load_rubric
+from courtroom.tree_paths import GLOB_CHARS, PdfLookup, find_pdf, glob_in_tree, inside_tree
+
+#: Settings where the stricter value wins whoever set it (the merge gate).
+GATE = ("fail_below", "gate")
+
+
+def _say(line: str) -> None:
+    print(f"courtroom: {line}", file=sys.stderr)
+
+
+def _merge(
+    given: Mapping[str, Any], file: FileSettings | None
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """Flags win; the file fills the rest; the gate takes the stricter of both."""
+    fields = {k: v for k, v in given.items() if v is not None and v != ()}
+    sources = {k: "flag" for k in fields if k not in ("target", "out_dir", "api_key", "base_url")}
+    if file is None:
+        return fields, sources
+    values, src = dict(file.values), file.source
+    if not file.trusted and "ignore" in values:
+        values["tree_ignore"] = values.pop("ignore")
+    for key, value in values.items():
+        if key not in fields:
+            fields[key], sources[key] = value, src
+        elif key == "fail_below" and value > fields[key]:
+            fields[key], sources[key] = value, f"flag, raised by {src}"
+        elif key == "gate":
+            ours = dict(fields[key])
+            for criterion, minimum in value.items():
+                ours[criterion] = max(minimum, ours.get(criterion, 0.0))
+            fields[key], sources[key] = ours, f"flag and {src}"
+        elif key == "ignore":
+            fields[key], sources[key] = (*fields[key], *value), f"flag and {src}"
+    return fields, sources
+
+
+def _tree_path(root: Path, rel: str, source: str, key: str) -> Path:
+    path = inside_tree(root, rel)
+    if path is None:
+        raise ConfigError(f"{source}: {key}: {rel!r} must stay inside the repository, no symlinks")
+    if not path.is_file():
+        raise ConfigError(f"{source}: {key}: {rel!r} is not a file in the repository")
+    return path
+
+
+def _pdf(value: Any, root: Path, base: Path | None) -> PdfLookup:
+    text = str(value)
+    if any(ch in text for ch in GLOB_CHARS):
+        return PdfLookup(glob_in_tree(root, text), (root / text,))
+    return find_pdf(text, base=base, root=root)
+
+
+def _paths(
+    fields: dict[str, Any],
+    sources: Mapping[str, str],
+    file: FileSettings | None,
+    root: Path,
+    pdf_base: Path | None,
+    say: Callable[[str], None],
+) -> None:
+    """Resolve rubric and pdf: a file's paths from its folder (trusted) or inside the tree."""
+    if file is not None and sources.get("rubric_path") == file.source:
+        rel = str(fields["rubric_path"])
+        trusted_base = file.base if file.trusted else None
+        fields["rubric_path"] = (
+            trusted_base / rel if trusted_base else _tree_path(root, rel, file.source, "rubric")
+        )
+    if "pdf" not in fields:
+        return
+    base = pdf_base
+    if file is not None and sources.get("pdf") == file.source:
+        base = file.base if file.trusted else None
+    lookup = _pdf(fields["pdf"], root, base)
+    if lookup.path is None:
+        # Not fatal: the report detective records the missing PDF and the audit goes on.
+        say(lookup.missing(fields["pdf"]))
+    fields["pdf"] = lookup.path or lookup.tried[-1]
+
+
+def _cache(fields: dict[str, Any], root: Path, env: Mapping[str, str]) -> None:
+    cache = Path(fields.get("cache_dir") or user_cache_dir(env)).expanduser().resolve()
+    if cache.is_relative_to(root.resolve()):
+        raise ConfigError(
+            f"the opinion cache {cache} lies inside the audited tree; "
+            "pass --cache-dir with a folder outside it"
+        )
+    fields["cache_dir"] = cache
+
+
+def _check_gate(fields: dict[str, Any], sources: Mapping[str, str]) -> None:
+    gate = fields.get("gate")
+    if not gate:
+        return
+    rubric = load_rubric(fields["rubric_path"]) if "rubric_path" in fields else load_rubric(
+        AuditConfig.model_fields["rubric_path"].get_default(call_default_factory=True)
+    )
+    known = {d.id for d in rubric.dimensions}
+    unknown = sorted(set(gate) - known)
+    if unknown:
+        raise ConfigError(
+            f"{sources.get('gate', 'gate')}: gate: unknown criterion {unknown[0]!r} "
+            f"(the rubric has: {', '.join(sorted(known))})"
+        )
+
+
+def batch_fields(
+    given: Mapping[str, Any], config_file: Path | None
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """A batch's shared settings: flags, then the operator's ``--config FILE`` (no tree file)."""
+    file = load_operator_file(config_file) if config_file is not None else None
+    if file is not None and "pdf" in file.values:
+        raise ConfigError(f"{file.source}: pdf: give each submission's PDF in the manifest")
+    fields, sources = _merge(given, file)
+    if file is not None and file.base is not None and sources.get("rubric_path") == file.source:
+        fields["rubric_path"] = file.base / str(fields["rubric_path"])
+    _check_gate(fields, sources)
+    return fields, sources
+
+
+def effective_config(
+    given: Mapping[str, Any],
+    root: Path,
+    *,
+    config_file: Path | None = None,
+    trust_tree: bool = False,
+    pdf_base: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    say: Callable[[str], None] = _say,
+) -> AuditConfig:
+    """The AuditConfig of an audit of the local tree ``root`` (a checkout of the target).
+
+    ``given`` maps AuditConfig field names to what flags or action inputs set (None or
+    absent: not set); it must hold ``target`` and ``out_dir``. ``config_file`` replaces
+    the tree's own file; ``trust_tree`` reads the tree's file as the operator's (e.g. a
+    push to the default branch). A flag's relative ``pdf`` is looked up from ``pdf_base``
+    first (the current folder), then inside the tree; a missing PDF is said, not fatal.
+    """
+    env = env if env is not None else {}
+    if config_file is not None:
+        file: FileSettings | None = load_operator_file(config_file)
+    else:
+        file = load_tree_file(root)
+        if file is not None and trust_tree:
+            file = FileSettings(file.source, file.values, trusted=True)
+    fields, sources = _merge(given, file)
+    fields.setdefault("judges", choose_judges(None, env))
+    sources.setdefault("judges", "default")
+    _paths(fields, sources, file, root, pdf_base, say)
+    _check_gate(fields, sources)
+    _cache(fields, root, env)
+    fields["sources"] = sources
+    try:
+        return AuditConfig.model_validate(fields)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        key = ".".join(str(p) for p in first["loc"])
+        raise ConfigError(f"setting {key}: {first['msg']}") from exc
