@@ -98,6 +98,11 @@ def _paths(
     if file is not None and sources.get("pdf") == file.source:
         base = file.base if file.trusted else None
     lookup = _pdf(fields["pdf"], root, base)
+    if lookup.refused is not None:
+        raise ConfigError(
+            f"{sources.get('pdf', 'flag')}: pdf: {fields['pdf']} is a symlink (or lies behind "
+            "one) inside the audited tree; refused"
+        )
     if lookup.path is None:
         # Not fatal: the report detective records the missing PDF and the audit goes on.
         say(lookup.missing(fields["pdf"]))

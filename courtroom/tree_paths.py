@@ -113,6 +113,8 @@ class PdfLookup:
 
     path: Path | None
     tried: tuple[Path, ...]
+    #: A candidate that exists in the tree but only through a symlink (never read).
+    refused: Path | None = None
 
     def missing(self, given: str | Path) -> str:
         """One line saying the PDF was not found, naming each path tried."""
@@ -128,6 +130,7 @@ def find_pdf(given: str | Path, *, base: Path | None, root: Path) -> PdfLookup:
     """
     root = root.resolve()
     tried: list[Path] = []
+    refused: Path | None = None
     candidates: list[Path] = []
     if Path(given).is_absolute() or base is not None:
         candidates.append(Path(os.path.abspath((base or Path.cwd()) / given)))
@@ -141,6 +144,8 @@ def find_pdf(given: str | Path, *, base: Path | None, root: Path) -> PdfLookup:
             safe = inside_tree(root, candidate.relative_to(root))
             if safe is not None and safe.is_file():
                 return PdfLookup(safe, tuple(tried))
+            if safe is None and os.path.lexists(candidate):
+                refused = refused or candidate
         elif candidate.is_file():
             return PdfLookup(candidate, tuple(tried))
-    return PdfLookup(None, tuple(tried))
+    return PdfLookup(None, tuple(tried), refused)

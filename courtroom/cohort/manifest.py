@@ -1,7 +1,7 @@
 """Read a cohort manifest (CSV or JSON) into submission rows, and split it into shards.
 
 A manifest lists submissions: ``repo`` (a local path or a git URL), an optional ``pdf``
-(absolute, relative to the manifest, or relative to the repository) and an optional
+(absolute, relative to the manifest, else relative to the repository) and an optional
 ``name``. Every row gets a unique, filesystem-safe folder name before any sharding, so
 shards audited on different machines never disagree about where a submission lives.
 """
@@ -27,7 +27,7 @@ class Row:
     repo: str
     name: str
     pdf: str | None = None
-    #: True when ``pdf`` is relative to a repository that must be cloned first.
+    #: True when ``pdf`` is to be found inside the repository's checkout at audit time.
     pdf_in_repo: bool = False
 
 
@@ -109,18 +109,17 @@ def _locate(base: Path, repo: str) -> str:
     return str(beside.resolve()) if beside.exists() or not Path(repo).exists() else repo
 
 
-def _pdf(base: Path, repo: str, pdf: str) -> tuple[str, bool]:
-    """Resolve a PDF: absolute, inside a local repo, beside the manifest, or inside a clone."""
+def _pdf(base: Path, pdf: str) -> tuple[str, bool]:
+    """A PDF as given (absolute, or beside the manifest), else one to find inside the target.
+
+    `courtroom audit --pdf` resolves the same way; the in-target lookup happens on the
+    checkout at audit time (a clone only exists then), never through a symlink or `..`.
+    """
     if Path(pdf).is_absolute():
         return pdf, False
-    if not is_url(repo):
-        inside = Path(repo) / pdf
-        if inside.exists() or not (base / pdf).exists():
-            return str(inside), False
-    if (base / pdf).exists():
+    if (base / pdf).is_file():
         return str((base / pdf).resolve()), False
-    # Only a clone can tell; the batch resolves it inside the checkout.
-    return pdf, is_url(repo)
+    return pdf, True
 
 
 def load_manifest(path: Path) -> list[Row]:
@@ -135,7 +134,7 @@ def load_manifest(path: Path) -> list[Row]:
         if repo.startswith("-"):
             raise UsageError(f"{path}: row {number}: repo must not start with '-'")
         repo = _locate(base, repo)
-        pdf, in_repo = _pdf(base, repo, fields["pdf"]) if fields.get("pdf") else (None, False)
+        pdf, in_repo = _pdf(base, fields["pdf"]) if fields.get("pdf") else (None, False)
         name = slug(fields.get("name", ""))
         if fields.get("name") and not name:
             raise UsageError(f"{path}: row {number}: name has no usable characters")

@@ -30,9 +30,9 @@ def test_csv_with_relative_paths_and_names(tmp_path: Path) -> None:
     rows = load_manifest(manifest)
     assert [r.name for r in rows] == ["Alice-Smith", "bob-week2", "carol-week2"]
     assert rows[0].repo == str(repo.resolve())
-    assert rows[0].pdf == str(repo.resolve() / "docs" / "report.pdf")
+    # Not beside the manifest: looked up inside the checkout at audit time, like audit --pdf.
+    assert rows[0].pdf == "docs/report.pdf" and rows[0].pdf_in_repo
     assert rows[1].pdf == str((tmp_path / "bob.pdf").resolve()) and not rows[1].pdf_in_repo
-    # Only the clone can tell where a repo-relative PDF of a URL is.
     assert rows[2].pdf == "reports/final.pdf" and rows[2].pdf_in_repo
     assert [r.index for r in rows] == [0, 1, 2]
 
@@ -112,3 +112,16 @@ def test_shards_cover_every_row_exactly_once(count: int, n: int) -> None:
     sizes = [len(shard(rows, f"{i}/{n}")) for i in range(1, n + 1)]
     assert max(sizes) - min(sizes) <= 1  # balanced, whatever the cohort size
     assert shard(rows, f"1/{n}") == shard(rows, f"1/{n}")  # deterministic
+
+
+def test_pdf_as_given_beside_the_manifest_wins_over_the_one_in_the_repo(tmp_path: Path) -> None:
+    repo = tmp_path / "alice"
+    (repo / "docs").mkdir(parents=True)
+    (repo / "docs" / "report.pdf").write_bytes(b"%PDF-1.4 in repo")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "report.pdf").write_bytes(b"%PDF-1.4 beside")
+    manifest = tmp_path / "m.csv"
+    manifest.write_text("repo,pdf\nalice,docs/report.pdf\n", encoding="utf-8")
+    (row,) = load_manifest(manifest)
+    assert row.pdf == str((tmp_path / "docs" / "report.pdf").resolve())
+    assert not row.pdf_in_repo
