@@ -77,7 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="courtroom", description="Audit a repository like a court.")
     parser.add_argument("--version", action="version", version=f"courtroom {__version__}",
                         help="print the version and exit")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(
+        dest="command", required=True, parser_class=_Parser, metavar="COMMAND", help="what to do"
+    )
 
     run = sub.add_parser("audit", help="audit one repository (and its PDF report)")
     run.add_argument("target", help="local path or git URL")

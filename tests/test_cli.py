@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
 import pytest
+from builders import make_pdf, make_repo
 
-from courtroom.cli import main
+from courtroom import __version__
+from courtroom.cli import build_parser, main
+from courtroom.cohort import command as cohort_command
+from courtroom.commands import given_from_args
 from courtroom.config import choose_judges, default_out_dir, target_name
 
 
@@ -67,3 +72,110 @@ def test_default_out_dirs_separate_self_and_peer(tmp_path: Path) -> None:
     peer = default_out_dir("https://github.com/acme/auditor.git", cwd=tmp_path)
     assert peer == tmp_path.resolve() / "audit/report_onpeer_generated/auditor"
     assert target_name("git@github.com:acme/My Auditor.git") == "My-Auditor"
+
+
+def test_every_option_of_every_sub_command_has_help() -> None:
+    parser = build_parser()
+    subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    missing = [
+        f"{name} {action.option_strings or action.dest}"
+        for name, sub in subs.choices.items()
+        for action in sub._actions
+        if not action.help
+    ]
+    assert missing == []
+    assert all(a.help for a in parser._actions)
+
+
+def test_version_and_errors_without_a_doubled_prefix(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out.strip() == f"courtroom {__version__}"
+    code, err = run(capsys, "batch", "m.csv", "--out", "o", "--workers", "x")
+    assert code == 2 and err.startswith("courtroom: batch: argument --workers")
+    assert "courtroom: courtroom" not in err
+
+
+def test_every_setting_has_a_flag(tmp_path: Path) -> None:
+    args = build_parser().parse_args(
+        ["audit", str(tmp_path), "--provider", "vertex", "--max-cost-usd", "1.5",
+         "--max-concurrency", "3", "--judge-timeout", "90", "--clone-timeout", "5",
+         "--ignore", "vendor/**", "--ignore", "*.min.js", "--cache-dir", str(tmp_path / "c")]
+    )
+    given = given_from_args(args, {})
+    assert given["provider"] == "vertex" and given["max_cost_usd"] == 1.5
+    assert (given["max_concurrency"], given["judge_timeout"], given["clone_timeout"]) == (3, 90, 5)
+    assert given["ignore"] == ("vendor/**", "*.min.js")
+    batch = build_parser().parse_args(["batch", "m.csv", "--out", "o", "--clone-timeout", "5"])
+    assert batch.clone_timeout == 5 and batch.config is None
+
+
+def test_a_bad_config_file_stops_with_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    repo = make_repo(tmp_path / "repo", files={".github/courtroom.yml": "fail_below: 3\n"})
+    code, err = run(capsys, "audit", str(repo), "--out", str(tmp_path / "o"), "--quiet")
+    assert code == 2
+    assert err.strip().splitlines()[-1].startswith(
+        "courtroom: .github/courtroom.yml: fail_below: unknown key"
+    )
+    assert "Traceback" not in err and not (tmp_path / "o").exists()
+
+
+def test_repo_relative_pdf_is_found_inside_the_target_and_a_miss_is_said(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_repo(tmp_path / "repo", files={"app.py": "print('hi')\n"})
+    make_pdf(repo / "docs" / "report.pdf", ["Dialectical synthesis and fan-in."])
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    out = tmp_path / "o"
+    code, err = run(capsys, "audit", str(repo), "--pdf", "docs/report.pdf", "--out", str(out),
+                    "--quiet", "--no-court")
+    assert code in (0, 1), err
+    data = json.loads((out / "verdict.json").read_text(encoding="utf-8"))
+    assert data["target"]["pdf"] == "docs/report.pdf"
+    assert not any("not found" in e for e in data["errors"])
+    code, err = run(capsys, "audit", str(repo), "--pdf", "nope.pdf", "--out", str(out),
+                    "--quiet", "--no-court")
+    tried = f"tried: {elsewhere.resolve() / 'nope.pdf'}, {repo.resolve() / 'nope.pdf'}"
+    assert f"courtroom: pdf nope.pdf not found ({tried})" in err
+    data = json.loads((out / "verdict.json").read_text(encoding="utf-8"))
+    assert any("not found" in e for e in data["errors"])
+
+
+def test_a_cloned_target_is_judged_by_its_own_config_and_per_criterion_gate(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    config = "gate: {git_forensic_analysis: 5}\nmodel: from-the-tree\n"
+    repo = make_repo(tmp_path / "repo", files={".github/courtroom.yml": config, "a.py": "x = 1\n"})
+    out = tmp_path / "o"
+    code, err = run(capsys, "audit", f"file://{repo}", "--out", str(out), "--quiet",
+                    "--no-court", "--judges", "offline", "--clone-timeout", "60")
+    assert code == 1, err
+    data = json.loads((out / "verdict.json").read_text(encoding="utf-8"))
+    assert data["conclusion"] == "failure"
+    assert any(e.startswith("gate: git_forensic_analysis scored") for e in data["errors"])
+    settings = data["settings"]
+    assert settings["gate"] == {"git_forensic_analysis": 5.0}
+    assert settings["sources"]["gate"] == ".github/courtroom.yml"
+    assert settings["sources"]["judges"] == "flag" and settings["clone_timeout"] == 60
+    assert "api_key" not in json.dumps(settings) and str(tmp_path) not in json.dumps(settings)
+
+
+def test_an_interrupted_batch_exits_3_and_says_how_to_resume(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manifest = tmp_path / "m.csv"
+    manifest.write_text(f"repo\n{tmp_path}\n", encoding="utf-8")
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cohort_command, "run_batch", interrupted)
+    code, err = run(capsys, "batch", str(manifest), "--out", str(tmp_path / "o"), "--workers", "1")
+    assert code == 3
+    assert "batch interrupted" in err and "run the same command again to resume" in err

@@ -20,7 +20,14 @@ from pydantic import SecretStr
 from courtroom.cohort.batch import BatchStatus, CohortSummary, Mode, run_batch
 from courtroom.cohort.manifest import Row, load_manifest, shard
 from courtroom.config import AuditConfig, JudgeKind, choose_judges, env_api_key, user_cache_dir
-from courtroom.errors import EXIT_CRITICAL, EXIT_FAILURE, EXIT_OK, ConfigError, TargetError, UsageError
+from courtroom.errors import (
+    EXIT_CRITICAL,
+    EXIT_FAILURE,
+    EXIT_OK,
+    ConfigError,
+    TargetError,
+    UsageError,
+)
 from courtroom.rubric import default_rubric_path
 from courtroom.settings import batch_fields
 from courtroom.tree_paths import find_pdf, inside_tree
@@ -42,7 +49,8 @@ class BatchSettings:
     fail_below: float | None = None
     use_cache: bool = True
     cache_dir: Path | None = None
-    judge_workers: int = 30
+    #: Judge requests in flight per submission (AuditConfig.max_concurrency).
+    judge_workers: int = AuditConfig.model_fields["max_concurrency"].default
     #: Further AuditConfig fields every submission shares (provider, timeouts, gate ...).
     shared: Mapping[str, Any] = field(default_factory=dict)
 
@@ -190,7 +198,7 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Batc
         fail_below=fields.pop("fail_below", None),
         use_cache=not args.no_cache,
         cache_dir=(args.cache_dir or user_cache_dir(env)).expanduser().resolve(),
-        judge_workers=fields.pop("max_concurrency", 30),
+        judge_workers=fields.pop("max_concurrency", BatchSettings.judge_workers),
         shared={**fields, "sources": sources},
     )
 
