@@ -109,7 +109,8 @@ KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "provider": ("provider", _choice("anthropic", "bedrock", "vertex")),
     "max-cost-usd": ("max_cost_usd", _number(0.01, 10_000)),
     "max-concurrency": ("max_concurrency", _number(1, 64, integer=True)),
-    "judge-timeout": ("judge_timeout", _number(10, 3600)),
+    # A real opinion takes minutes: a tree must not starve its judges into fallbacks.
+    "judge-timeout": ("judge_timeout", _number(60, 3600)),
     "ignore": ("ignore", _globs),
 }
 

@@ -24,7 +24,7 @@ from pydantic import ValidationError
 from courtroom.config import AuditConfig, choose_judges, user_cache_dir
 from courtroom.errors import ConfigError
 from courtroom.repo_config import FileSettings, load_operator_file, load_tree_file
-from courtroom.rubric import load_rubric
+from courtroom.rubric import default_rubric_path, load_rubric
 from courtroom.tree_paths import GLOB_CHARS, PdfLookup, find_pdf, glob_in_tree, inside_tree
 
 #: Settings where the stricter value wins whoever set it (the merge gate).
@@ -123,9 +123,7 @@ def _check_gate(fields: dict[str, Any], sources: Mapping[str, str]) -> None:
     gate = fields.get("gate")
     if not gate:
         return
-    rubric = load_rubric(fields["rubric_path"]) if "rubric_path" in fields else load_rubric(
-        AuditConfig.model_fields["rubric_path"].get_default(call_default_factory=True)
-    )
+    rubric = load_rubric(Path(fields.get("rubric_path") or default_rubric_path()))
     known = {d.id for d in rubric.dimensions}
     unknown = sorted(set(gate) - known)
     if unknown:
