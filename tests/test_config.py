@@ -17,7 +17,7 @@ from courtroom.errors import ConfigError
 from courtroom.judges.base import JudgeRequest, JudgeUsage
 from courtroom.models import JUDGES, JudicialOpinion
 from courtroom.pipeline import audit
-from courtroom.repo_config import TREE_FILE, load_operator_file, parse
+from courtroom.repo_config import KEYS, TREE_FILE, load_operator_file, parse
 from courtroom.settings import batch_fields, effective_config
 from courtroom.tree_paths import find_pdf, inside_tree, matcher
 
@@ -247,3 +247,10 @@ def test_a_cache_committed_in_the_audited_tree_is_never_read(tmp_path: Path) -> 
     assert outcome.verdict is not None
     opinions = [o for c in outcome.verdict.criteria for o in c.opinions]
     assert all(o.score == 2 and "FORGED" not in o.argument for o in opinions)
+
+
+def test_the_readme_example_is_a_valid_file() -> None:
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("# .github/courtroom.yml\n", 1)[1].split("```", 1)[0]
+    values = parse(block, TREE_FILE)
+    assert set(values) == {field for field, _ in KEYS.values()}
