@@ -95,7 +95,8 @@ class AuditConfig(BaseModel):
             "use_cache": self.use_cache,
             "court": self.court,
         }
-        record["sources"] = dict(sorted(self.sources.items()))
+        named = {("rubric" if k == "rubric_path" else k): v for k, v in self.sources.items()}
+        record["sources"] = {k: v for k, v in sorted(named.items()) if k in record or k == "pdf"}
         return record
 
 

@@ -5,6 +5,8 @@ so it may fill in what the workflow left open but never loosen what the workflow
 
 - the gate only tightens: ``fail-below`` is the stricter of the flag and the file, and
   per-criterion minimums (``gate``) combine by taking the higher of each;
+- once the workflow has set ``fail-below``, the file cannot change how the score is
+  measured (rubric, judges, provider, model, budget, judge timeout);
 - ``rubric`` and ``pdf`` name files inside the tree, never through ``..`` or a symlink;
 - its ``ignore`` globs hide any file but Python source, which the security scan always reads;
 - it cannot choose where the opinion cache lives (never inside the audited tree).
@@ -23,12 +25,15 @@ from pydantic import ValidationError
 
 from courtroom.config import AuditConfig, choose_judges, user_cache_dir
 from courtroom.errors import ConfigError
-from courtroom.repo_config import FileSettings, load_operator_file, load_tree_file
+from courtroom.repo_config import KEYS, TREE_FILE, FileSettings, load_operator_file, load_tree_file
 from courtroom.rubric import default_rubric_path, load_rubric
 from courtroom.tree_paths import GLOB_CHARS, PdfLookup, find_pdf, glob_in_tree, inside_tree
 
-#: Settings where the stricter value wins whoever set it (the merge gate).
-GATE = ("fail_below", "gate")
+#: How the score is measured. Under a gate the workflow set, an untrusted file cannot
+#: change these (a lax rubric or a cheaper bench would loosen that gate by another road).
+MEASURE = ("rubric_path", "judges", "provider", "model", "max_cost_usd", "judge_timeout")
+#: AuditConfig field -> the file key users write.
+FILE_KEYS = {field: key for key, (field, _check) in KEYS.items()}
 
 
 def _say(line: str) -> None:
@@ -59,6 +64,23 @@ def _merge(
         elif key == "ignore":
             fields[key], sources[key] = (*fields[key], *value), f"flag and {src}"
     return fields, sources
+
+
+def _untrusted(
+    file: FileSettings, given: Mapping[str, Any], say: Callable[[str], None]
+) -> tuple[FileSettings, list[str]]:
+    """Drop what the tree's file may not decide once the workflow has set the gate."""
+    if file.trusted or given.get("fail_below") is None:
+        return file, []
+    dropped = [key for key in MEASURE if key in file.values]
+    if dropped:
+        names = ", ".join(FILE_KEYS[key] for key in dropped)
+        say(
+            f"{file.source}: {names} ignored: the workflow set the gate (fail-below), "
+            "so how the score is measured is the workflow's to choose"
+        )
+    kept = {k: v for k, v in file.values.items() if k not in dropped}
+    return FileSettings(file.source, kept, trusted=False, base=file.base), dropped
 
 
 def _tree_path(root: Path, rel: str, source: str, key: str) -> Path:
@@ -172,7 +194,12 @@ def effective_config(
         file = load_tree_file(root)
         if file is not None and trust_tree:
             file = FileSettings(file.source, file.values, trusted=True)
+    dropped: list[str] = []
+    if file is not None:
+        file, dropped = _untrusted(file, given, say)
     fields, sources = _merge(given, file)
+    for key in dropped:
+        sources.setdefault(key, f"default ({TREE_FILE} ignored under the workflow's gate)")
     fields.setdefault("judges", choose_judges(None, env))
     sources.setdefault("judges", "default")
     _paths(fields, sources, file, root, pdf_base, say)
