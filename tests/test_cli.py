@@ -12,6 +12,7 @@ from builders import make_pdf, make_repo
 from courtroom import __version__
 from courtroom.cli import build_parser, main
 from courtroom.cohort import command as cohort_command
+from courtroom.cohort.manifest import Row
 from courtroom.commands import given_from_args
 from courtroom.config import choose_judges, default_out_dir, target_name
 
@@ -179,3 +180,21 @@ def test_an_interrupted_batch_exits_3_and_says_how_to_resume(
     code, err = run(capsys, "batch", str(manifest), "--out", str(tmp_path / "o"), "--workers", "1")
     assert code == 3
     assert "batch interrupted" in err and "run the same command again to resume" in err
+
+
+def test_batch_flags_then_its_config_file_apply_to_every_submission(tmp_path: Path) -> None:
+    config = tmp_path / "cohort.yml"
+    config.write_text(
+        "fail-below: 2\nmodel: from-file\nignore: ['vendor/**']\njudge-timeout: 120\n",
+        encoding="utf-8",
+    )
+    args = build_parser().parse_args(
+        ["batch", "m.csv", "--out", str(tmp_path / "o"), "--config", str(config),
+         "--model", "from-flag", "--max-concurrency", "3", "--cache-dir", str(tmp_path / "c")]
+    )
+    settings = cohort_command.settings_from_args(args, {})
+    one = settings(Row(0, str(tmp_path), "a", "docs/r.pdf", True), tmp_path / "o" / "a")
+    assert (one.model, one.fail_below, one.judge_timeout) == ("from-flag", 2, 120)
+    assert one.ignore == ("vendor/**",) and one.max_concurrency == 3
+    assert one.cache_dir == tmp_path / "c" and one.pdf == Path("docs/r.pdf")
+    assert one.sources["model"] == "flag" and one.sources["fail_below"] == str(config)
