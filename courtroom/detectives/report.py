@@ -9,6 +9,7 @@ from __future__ import annotations
 from courtroom.detectives.base import Case, detective
 from courtroom.detectives.common import PDF, clip, make
 from courtroom.detectives.pdf_claims import check_claims, check_paths
+from courtroom.detectives.concept_terms import rubric_concepts
 from courtroom.detectives.pdf_concepts import analyse
 from courtroom.detectives.pdf_read import PdfData, load_pdf
 from courtroom.models import Evidence
@@ -35,36 +36,49 @@ def report(case: Case) -> list[Evidence]:
                 f"{pdf.display}: {pdf.page_count} pages, {chars} characters of text extracted "
                 f"with pdfplumber (first {len(pdf.pages)} pages read).", 0.95, (PDF,),
                 content=clip(pdf.pages[0].text, 300))]
-    out += _concepts(pdf)
+    out += _concepts(case, pdf)
     out += _paths(case, pdf)
     out += _claims(case, pdf)
     return out
 
 
-def _concepts(pdf: PdfData) -> list[Evidence]:
-    """One evidence item per concept: substantive, keyword-dropping or absent."""
+def _concepts(case: Case, pdf: PdfData) -> list[Evidence]:
+    """One fact per rubric concept: explained, partly explained, only named, or absent."""
     out = []
-    for f in analyse(pdf):
-        tags = (PDF, "concepts")
+    tags = (PDF, "concepts")
+    for f in analyse(pdf, rubric_concepts(case.dimensions), case.workspace):
         goal = f"Concept '{f.concept}' explained in the report"
-        if not f.mentions:
-            out.append(make(NAME, goal, False, "pdf", f"'{f.concept}' never appears in "
-                            f"{len(pdf.pages)} pages.", 0.9, (*tags, "missing")))
+        if f.level == "absent":
+            out.append(make(NAME, goal, False, "pdf", f"'{f.concept}' is neither named nor "
+                            f"explained in other words in {len(pdf.pages)} pages. Fix: explain "
+                            f"how the code implements {f.concept}, naming the files that do it.",
+                            0.85, (*tags, "missing"), direction="adverse"))
             continue
-        pages = ", ".join(str(p) for p in f.pages)
-        if f.substantive:
-            page, excerpt = f.explained[0]
-            out.append(make(NAME, goal, True, f"pdf:page {page}",
-                            f"Substantive: explained in {len(f.explained)} passage(s) with "
-                            f"architecture terms (pages {pages}).", 0.8, tags,
-                            content=f"substantive | pages {pages} | {clip(excerpt, 240)}"))
+        where = f"pdf:page {f.page}"
+        pages = ", ".join(str(p) for p in f.pages) or "none"
+        ties = ", ".join(f.ties[:6]) or "none"
+        content = clip(f"{f.level} | pages {pages} | code: {ties} | {f.excerpt}", 600)
+        if f.level == "explained":
+            how = ("explained in other words (the term itself is not used)" if f.paraphrased
+                   else f"named {f.mentions} time(s) (pages {pages})")
+            out.append(make(NAME, goal, True, where, f"Explained: {how}; the passage says how "
+                            f"it works ({f.mechanism} mechanism terms) and ties it to the code "
+                            f"({clip(ties, 160)}).", 0.7 if f.paraphrased else 0.85,
+                            (*tags, "paraphrased") if f.paraphrased else tags,
+                            content=content, direction="supports"))
+        elif f.level == "partial":
+            lack = "names no file or function of the repository" if not f.ties else \
+                "says little about how it works"
+            out.append(make(NAME, goal, True, where, f"Partly explained: the best passage "
+                            f"{lack}. Fix: on page {f.page}, tie {f.concept} to the code that "
+                            "implements it and say how it works.", 0.55, (*tags, "thin"),
+                            content=content, direction="supports"))
         else:
-            page, excerpt = f.summary_only[0]
-            out.append(make(NAME, goal, False, f"pdf:page {page}",
-                            f"Keyword-dropping: named {f.mentions} time(s) (pages {pages}) but "
-                            "never explained with how the architecture implements it.", 0.75,
-                            (*tags, "keyword_dropping"),
-                            content=f"keyword-dropping | pages {pages} | {clip(excerpt, 240)}"))
+            out.append(make(NAME, goal, False, where, f"Keyword-dropping: named {f.mentions} "
+                            f"time(s) (pages {pages}) but never explained or tied to the code. "
+                            f"Fix: on page {f.page}, explain how the code implements "
+                            f"{f.concept}.", 0.75, (*tags, "keyword_dropping"), content=content,
+                            direction="adverse"))
     return out
 
 
