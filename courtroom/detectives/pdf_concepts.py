@@ -76,7 +76,8 @@ def _passages(text: str, concepts: list[Concept]) -> list[tuple[int, str, bool]]
     """(concept index, passage, listed) for every mention on a page.
 
     A passage runs from the mention to the next heading, the next mention of another
-    concept, or MAX_CHARS; ``listed`` marks a mention with two other concepts in the same stretch of a sentence.
+    concept, or MAX_CHARS; ``listed`` marks a mention with two other concepts named in the
+    same stretch of one sentence (a summary list).
     """
     flat = " ".join(text.split())
     hits = sorted((pos, i) for i, c in enumerate(concepts) for pos in c.positions(flat))

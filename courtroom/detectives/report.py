@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from courtroom.detectives.base import Case, detective
 from courtroom.detectives.common import PDF, clip, make
-from courtroom.detectives.pdf_claims import check_claims, check_paths
 from courtroom.detectives.concept_terms import rubric_concepts
+from courtroom.detectives.pdf_claims import check_claims, check_paths
 from courtroom.detectives.pdf_concepts import analyse
 from courtroom.detectives.pdf_read import PdfData, load_pdf
 from courtroom.models import Evidence
