@@ -92,22 +92,31 @@ def code_ties(text: str, ws: Workspace) -> list[str]:
     return list(dict.fromkeys(ties))
 
 
-def stance(sentence: str, mention: str) -> str:
-    """How a sentence uses a path or claim: 'claim', 'proposal', 'discussed' or 'local'."""
+def stance(sentence: str, mention: str, around: str = "") -> str:
+    """How a sentence uses a path: 'claim', 'proposal', 'discussed' or 'local'.
+
+    ``around`` is nearby text beyond the sentence: tables break sentences apart, and a
+    cell saying "renamed" or "hallucinated" beside the path still explains it.
+    """
     if LOCAL_PATH.search(mention):
         return "local"
-    if DISCUSSED.search(sentence) or any(mention in q for q in _QUOTED.findall(sentence)):
+    if DISCUSSED.search(sentence) or DISCUSSED.search(around) or \
+            any(mention in q for q in _QUOTED.findall(sentence)):
         return "discussed"
     if PROPOSAL.search(sentence):
         return "proposal"
     return "claim"
 
 
-def mentions(text: str, pattern: re.Pattern[str], reach: int = 160) -> list[tuple[str, str]]:
-    """(match, its sentence clipped to ``reach`` characters each side) for each match."""
-    out: list[tuple[str, str]] = []
-    for sentence in sentences(text.replace("\\", "/")):
-        for m in pattern.finditer(sentence):
-            group = m.group(1) if pattern.groups else m.group(0)
-            out.append((group, sentence[max(0, m.start() - reach):m.end() + reach]))
+def mentions(text: str, pattern: re.Pattern[str], reach: int = 150) -> list[tuple[str, str, str]]:
+    """(match, its sentence, the text ``reach`` characters either side) for each match."""
+    out: list[tuple[str, str, str]] = []
+    flat = " ".join(text.replace("\\", "/").split())
+    bounds = [0] + [m.end() for m in _SENTENCE.finditer(flat)] + [len(flat)]
+    for m in pattern.finditer(flat):
+        left = max(b for b in bounds if b <= m.start())
+        right = min(b for b in bounds if b >= m.end())
+        group = (m.group(1) if pattern.groups else None) or m.group(0)
+        out.append((group, flat[left:right].strip(),
+                    flat[max(0, m.start() - reach):m.end() + reach]))
     return out

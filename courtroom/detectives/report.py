@@ -82,36 +82,60 @@ def _concepts(case: Case, pdf: PdfData) -> list[Evidence]:
     return out
 
 
+_STANCE = {"proposal": "proposed as future work", "discussed": "quoted or discussed as an "
+           "error", "local": "a path on someone's machine, not in the repository"}
+
+
 def _paths(case: Case, pdf: PdfData) -> list[Evidence]:
-    """Cited file paths, verified and hallucinated."""
+    """Cited file paths: verified, hallucinated, and those only proposed or quoted."""
     tags = (PDF, "paths", "claims")
     checks = check_paths(pdf, case.workspace)
     if not checks:
         return [make(NAME, "File paths cited in the report", False, "pdf",
                      "The report names no repository file paths.", 0.85, (*tags, "missing"))]
     verified = [c for c in checks if c.exists]
-    bad = [c for c in checks if not c.exists]
+    bad = [c for c in checks if not c.exists and c.stance == "claim"]
+    aside = [c for c in checks if not c.exists and c.stance != "claim"]
     out = [make(NAME, "File paths cited in the report", True, f"pdf:page {checks[0].page}",
-                f"{len(verified)} verified and {len(bad)} hallucinated of {len(checks)} paths "
-                "(exact or suffix match against the repository file list).", 0.9, tags,
+                f"{len(verified)} verified and {len(bad)} hallucinated of "
+                f"{len(verified) + len(bad)} paths the report presents as existing (exact or "
+                f"suffix match against the repository file list); {len(aside)} more proposed, "
+                "quoted or local.", 0.9, tags, direction="adverse" if bad else "supports",
                 content=clip("verified: " + ", ".join(c.matched or c.path for c in verified)
                              + "\nhallucinated: " + ", ".join(c.path for c in bad), 1500))]
     for c in bad[:MAX_HALLUCINATED]:
         out.append(make(NAME, "Report cites a file that is not in the repository", True,
                         f"pdf:page {c.page}", f"'{clip(c.path, 120)}' matches no file or folder "
-                        "in the repository.", 0.85, (*tags, "hallucination"),
-                        content=clip(c.path, 160)))
+                        f"in the repository. Fix: correct or remove the path on page {c.page}.",
+                        0.85, (*tags, "hallucination"), content=clip(c.path, 160),
+                        direction="adverse"))
+    for c in aside[:MAX_HALLUCINATED]:
+        out.append(make(NAME, "Report mentions a path it does not claim exists", True,
+                        f"pdf:page {c.page}", f"'{clip(c.path, 120)}' is not in the repository, "
+                        f"but the report does not claim it is: {_STANCE[c.stance]}.", 0.7,
+                        (*tags, c.stance), content=clip(c.path, 160)))
     return out
 
 
 def _claims(case: Case, pdf: PdfData) -> list[Evidence]:
-    """Feature claims of the report checked against source facts."""
+    """Feature claims (and admitted gaps) of the report checked against source facts."""
     out = []
     for c in check_claims(pdf, case.workspace):
+        goal = f"Report claim '{c.claim}' checked against the code"
+        excerpt = clip(c.excerpt, 220)
+        if not c.asserted:
+            honest = not c.supported
+            out.append(make(NAME, goal, True, f"pdf:page {c.page}",
+                            f"The report admits '{c.claim}' is missing or planned; the code "
+                            f"{'agrees' if honest else 'has it (the admission is stale)'}: "
+                            f"{c.basis}.", 0.75, (PDF, "claims", "admitted"),
+                            content=f"admitted | {excerpt}",
+                            direction="supports" if honest else "context"))
+            continue
         status = "supported by the source" if c.supported else "NOT supported by the source"
-        out.append(make(NAME, f"Report claim '{c.claim}' checked against the code", True,
-                        f"pdf:page {c.page}", f"Claim {status}: {c.basis}.",
-                        0.8, (PDF, "claims"),
-                        content=f"{'supported' if c.supported else 'unsupported'} | "
-                                f"{clip(c.excerpt, 220)}"))
+        fix = "" if c.supported else f" Fix: correct the claim on page {c.page} or build it."
+        out.append(make(NAME, goal, True, f"pdf:page {c.page}", f"Claim {status}: {c.basis}."
+                        + fix, 0.8, (PDF, "claims"),
+                        content=f"{'supported' if c.supported else 'unsupported'} | {excerpt}",
+                        direction="supports" if c.supported else "adverse"))
     return out
