@@ -26,6 +26,8 @@ _STOP = frozenset(
     "how which what each every any all more than into from as at report explains explained "
     "implemented implements tied connected specific concrete system code across one two three "
     "four five".split())
+#: A stem this long is distinctive enough to name a multi-word concept on its own.
+HEAD_LENGTH = 7
 #: Endings a short stem ("fan", "in") may still carry: "fans out", "fanning in".
 _SHORT_ENDINGS = ("", "s", "es", "ed", "ing", "ned", "ning")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -84,10 +86,12 @@ def _near(stems: tuple[str, ...], words: list[str]) -> list[int]:
         return [i for i, w in enumerate(words) if _hit(stems[0], w)
                 or (i + 1 < len(words) and _hit(stems[0], w + words[i + 1]))]
     whole = "".join(stems)  # "fanout", "statesynchron..." written as one word
+    # The longest stem, if distinctive, names the idea alone ("argue dialectically").
+    head = max(stems, key=len) if max(len(s) for s in stems) >= HEAD_LENGTH else None
     window = 2 * len(stems) + 2
     out = []
     for i, w in enumerate(words):
-        if w.startswith(whole):
+        if w.startswith(whole) or (head is not None and w.startswith(head)):
             out.append(i)
         elif _hit(stems[0], w):
             around = words[max(0, i - window): i + window + 1]

@@ -63,11 +63,12 @@ def grade(passage: str, ws: Workspace, *, listed: bool) -> tuple[str, list[str],
     """
     ties = code_ties(passage, ws)
     mechanism = len(mechanism_terms(passage))
-    if listed or len(passage.split()) < MIN_WORDS:
+    if listed:
         return "named", ties, mechanism
-    if ties and mechanism >= MIN_MECHANISM:
+    long_enough = len(passage.split()) >= MIN_WORDS
+    if long_enough and ties and mechanism >= MIN_MECHANISM:
         return "explained", ties, mechanism
-    if mechanism >= MIN_MECHANISM or (ties and mechanism >= 2):
+    if (long_enough and mechanism >= MIN_MECHANISM) or (ties and mechanism >= 2):
         return "partial", ties, mechanism
     return "named", ties, mechanism
 

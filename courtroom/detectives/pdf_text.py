@@ -108,7 +108,7 @@ def stance(sentence: str, mention: str, around: str = "") -> str:
     return "claim"
 
 
-def mentions(text: str, pattern: re.Pattern[str], reach: int = 150) -> list[tuple[str, str, str]]:
+def mentions(text: str, pattern: re.Pattern[str], reach: int = 80) -> list[tuple[str, str, str]]:
     """(match, its sentence, the text ``reach`` characters either side) for each match."""
     out: list[tuple[str, str, str]] = []
     flat = " ".join(text.replace("\\", "/").split())
