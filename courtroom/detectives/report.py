@@ -12,7 +12,9 @@ from courtroom.detectives.concept_terms import rubric_concepts
 from courtroom.detectives.pdf_claims import check_claims, check_paths
 from courtroom.detectives.pdf_concepts import analyse
 from courtroom.detectives.pdf_read import PdfData, load_pdf
+from courtroom.errors import RubricError
 from courtroom.models import Evidence
+from courtroom.rubric import Dimension, default_rubric_path, load_rubric
 
 NAME = "report"
 MAX_HALLUCINATED = 12
@@ -42,11 +44,21 @@ def report(case: Case) -> list[Evidence]:
     return out
 
 
+def _dimensions(case: Case) -> tuple[Dimension, ...]:
+    """The audit's rubric dimensions; a case built without them reads the default rubric."""
+    if case.dimensions:
+        return case.dimensions
+    try:
+        return tuple(load_rubric(default_rubric_path()).dimensions)
+    except RubricError:
+        return ()
+
+
 def _concepts(case: Case, pdf: PdfData) -> list[Evidence]:
     """One fact per rubric concept: explained, partly explained, only named, or absent."""
     out = []
     tags = (PDF, "concepts")
-    for f in analyse(pdf, rubric_concepts(case.dimensions), case.workspace):
+    for f in analyse(pdf, rubric_concepts(_dimensions(case)), case.workspace):
         goal = f"Concept '{f.concept}' explained in the report"
         if f.level == "absent":
             out.append(make(NAME, goal, False, "pdf", f"'{f.concept}' is neither named nor "

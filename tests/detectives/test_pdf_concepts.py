@@ -8,6 +8,7 @@ from builders import make_pdf
 
 from courtroom.detectives.concept_terms import rubric_concepts
 from courtroom.detectives.report import report
+from courtroom.rubric import default_rubric_path, load_rubric
 from detectives.conftest import OpenCase, by_goal
 from detectives.pdf_builders import (
     FOUR,
@@ -64,7 +65,10 @@ def test_hints_from_the_success_pattern_find_an_unnamed_explanation(
     assert not absent.found and absent.direction == "adverse" and "missing" in absent.tags
 
 
-def test_without_a_rubric_no_concept_is_invented(tmp_path: Path, open_case: OpenCase) -> None:
-    pdf = make_pdf(tmp_path / "p.pdf", paraphrase_pages())
+def test_without_dimensions_the_default_rubric_names_the_concepts(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    pdf = make_pdf(tmp_path / "p.pdf", ["Graceful Degradation is all we talk about here."])
     ev = report(open_case(exemplary_submission(tmp_path / "r"), pdf))
-    assert not by_goal(ev, "Concept ")
+    assert len(by_goal(ev, "Concept ")) == len(rubric_concepts(load_rubric(
+        default_rubric_path()).dimensions)) > 0
+    assert not by_goal(ev, "Concept 'Graceful Degradation'")
