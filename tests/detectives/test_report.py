@@ -110,7 +110,7 @@ def test_diagrams_located_with_labels_and_branches(tmp_path: Path, open_case: Op
     assert image.location == "pdf:page 1" and "pdf_images" in image.tags
     drawing = by_goal(ev, "Vector diagram in the report")[0]
     assert drawing.location == "pdf:page 3"
-    assert "parallel=yes" in (drawing.content or "")
+    assert "fan-out: START" in (drawing.content or "") and drawing.direction == "supports"
     for label in ("prosecutor", "defense", "tech_lead", "START"):
         assert label in (drawing.content or "")
     assert {"diagram", "parallelism"} <= set(drawing.tags)
