@@ -11,6 +11,7 @@ from courtroom.detectives.common import PDF, clip, make
 from courtroom.detectives.concept_terms import rubric_concepts
 from courtroom.detectives.pdf_claims import check_claims, check_paths
 from courtroom.detectives.pdf_concepts import analyse
+from courtroom.detectives.pdf_quotes import check_quotes
 from courtroom.detectives.pdf_read import PdfData, load_pdf
 from courtroom.errors import RubricError
 from courtroom.models import Evidence
@@ -41,6 +42,7 @@ def report(case: Case) -> list[Evidence]:
     out += _concepts(case, pdf)
     out += _paths(case, pdf)
     out += _claims(case, pdf)
+    out += _quotes(case, pdf)
     return out
 
 
@@ -150,4 +152,23 @@ def _claims(case: Case, pdf: PdfData) -> list[Evidence]:
                         + fix, 0.8, (PDF, "claims"),
                         content=f"{'supported' if c.supported else 'unsupported'} | {excerpt}",
                         direction="supports" if c.supported else "adverse"))
+    return out
+
+
+def _quotes(case: Case, pdf: PdfData) -> list[Evidence]:
+    """Quotations the report attributes to the code, found in the repository or not."""
+    out = []
+    for q in check_quotes(pdf, case.workspace):
+        quoted = clip(" ".join(q.text.split()), 200)
+        if q.found_in:
+            out.append(make(NAME, "Report quotes the code accurately", True, f"pdf:page {q.page}",
+                            f"The quoted text is in {q.found_in}.", 0.85,
+                            (PDF, "claims", "quotes"), content=quoted, direction="supports"))
+        else:
+            out.append(make(NAME, "Report quotes code text that is not in the repository", True,
+                            f"pdf:page {q.page}", "The report presents this as the code's own "
+                            "words (a prompt, docstring or message), but no text file of the "
+                            f"repository contains it. Fix: quote the code as it is on page "
+                            f"{q.page}, or change the code.", 0.8,
+                            (PDF, "claims", "quotes"), content=quoted, direction="adverse"))
     return out
