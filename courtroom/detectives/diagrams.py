@@ -24,6 +24,8 @@ TAGS = (IMAGES, "diagram")
 CAPTION_REACH = 40.0
 #: Fewest connected boxes and edges that make a drawing a diagram.
 MIN_NODES, MIN_EDGES = 3, 2
+#: Confidence of a diagram read from text: a crude rendering, or source beside an unread image.
+WEAK = 0.55
 
 
 def _caption(page: PageData, box: Box) -> str:
@@ -68,17 +70,27 @@ def _drawing(case: Case, page: PageData) -> Evidence | None:
                 direction="adverse" if code_fans else "context")
 
 
-def _text(t: TextDiagram) -> Evidence:
+def _text(t: TextDiagram, images: list[Evidence]) -> Evidence:
+    """A text diagram; Mermaid source counts toward a diagram only beside a figure image.
+
+    Source code is not a drawing, but a report that prints a diagram's source and also
+    embeds a figure has most likely rendered it; the image itself stays unread, so the
+    credit is weak and the rationale says so.
+    """
     fans = bool(t.fan_out and t.fan_in)
     what = ("Mermaid source (a diagram's code, printed as text, not a drawing)"
             if t.kind == "mermaid" else "A figure drawn with box-drawing characters")
     shape = (f"fan-out at {clip(', '.join(t.fan_out), 100) or 'none'}; fan-in at "
              f"{clip(', '.join(t.fan_in), 100) or 'none'}")
-    # Only a drawn figure can meet a rubric asking for a diagram; source code is context.
-    direction: Direction = "supports" if fans and t.kind == "box-drawing" else "context"
+    beside = ""
+    if t.kind == "mermaid" and images:
+        beside = (f" The report also embeds {len(images)} figure image(s) (first at "
+                  f"{images[0].location.removeprefix('pdf:')}), not read offline.")
+    drawn = t.kind == "box-drawing" or bool(beside)
+    direction: Direction = "supports" if fans and drawn else "context"
     return make(NAME, f"Diagram written as text ({t.kind})", True, f"pdf:page {t.page}",
-                f"{what} starting on page {t.page}: {shape}.", 0.6,
-                (*TAGS, "text_diagram", "parallelism") if fans else (*TAGS, "text_diagram"),
+                f"{what} starting on page {t.page}: {shape}; {t.edges} arrows.{beside}",
+                WEAK, (*TAGS, "text_diagram", "parallelism") if fans else (*TAGS, "text_diagram"),
                 content=clip(f"{t.kind} | {shape} | nodes: {', '.join(t.nodes[:12])}", 500),
                 direction=direction)
 
@@ -95,8 +107,9 @@ def diagrams(case: Case) -> list[Evidence]:
         drawn = _drawing(case, page)
         out += [drawn] if drawn else []
         figure = box_drawing(page)
-        out += [_text(figure)] if figure else []
-    out += [_text(t) for t in mermaid(pdf.pages)]
+        out += [_text(figure, [])] if figure else []
+    images = [e for e in out if "image" in e.tags]
+    out += [_text(t, images) for t in mermaid(pdf.pages)]
     if not out:
         return [make(NAME, "Diagram in the report", False, "pdf",
                      f"No drawn diagram, text diagram or embedded image on {len(pdf.pages)} "
