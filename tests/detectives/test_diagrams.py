@@ -80,3 +80,14 @@ def test_an_image_is_reported_without_guessing_its_shape(tmp_path: Path,
     assert item.location == "pdf:page 4" and item.direction == "context"
     assert "80x80 pt on page 4" in item.rationale and "not read offline" in item.rationale
     assert "parallelism" not in item.tags and "shape=unknown" in (item.content or "")
+
+
+def test_mermaid_beside_a_figure_image_counts_weakly(tmp_path: Path,
+                                                     open_case: OpenCase) -> None:
+    source = ("graph TD\nS[START] --> R[RepoInvestigator]\nS --> D[DocAnalyst]\n"
+              "R --> A[Aggregator]\nD --> A")
+    pdf = make_pdf(tmp_path / "m.pdf", [source, "Figure 1"], image_on=[1])
+    item = by_goal(diagrams(open_case(exemplary_submission(tmp_path / "r"), pdf)),
+                   "Diagram written as text (mermaid)")[0]
+    assert item.direction == "supports" and item.confidence < 0.6
+    assert "figure image(s) (first at page 2), not read offline" in item.rationale
