@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from courtroom.detectives.parsing import source_index
+from courtroom.detectives.parsing import node_text, source_index, walk
 from courtroom.detectives.workspace import Workspace
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n{2,}")
@@ -18,6 +18,7 @@ PATH = re.compile(rf"(?<![\w/.-])((?:\.{{0,2}}/)?(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9
 #: Identifier shapes that only code has: dotted names, snake_case, camelCase, PascalCase.
 CODE_TOKEN = re.compile(r"\b(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Za-z0-9]*_\w+|"
                         r"[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b")
+_NAME_STRING = re.compile(r"[A-Za-z_][\w.]*")
 #: Language that says how something works: causes, sequence, actions on data.
 MECHANISM = re.compile(
     r"\b(because|since|so that|which means|this means|in order to|ensur\w*|guarantee\w*|"
@@ -60,12 +61,22 @@ def mechanism_terms(text: str) -> set[str]:
 
 
 def repo_identifiers(ws: Workspace) -> frozenset[str]:
-    """Every identifier in the repository's Python sources and every file's name."""
+    """Names the repository's code uses, identifier-shaped strings in it, and file names.
+
+    Read from the syntax tree, so a library named only in a comment or docstring is no
+    tie to the code; a node name given as a string ("evidence_aggregator") is.
+    """
 
     def build() -> frozenset[str]:
         names: set[str] = set()
         for sf in source_index(ws).files:
-            names.update(re.findall(r"[A-Za-z_]\w{2,}", sf.source.decode("utf-8", "replace")))
+            for node in walk(sf.root):
+                if node.type == "identifier":
+                    names.add(node_text(node))
+                elif node.type == "string_content":
+                    text = node_text(node)
+                    if len(text) <= 80 and _NAME_STRING.fullmatch(text):
+                        names.add(text)
         for path in ws.files():
             name = path.rsplit("/", 1)[-1]
             names.update({name, name.rsplit(".", 1)[0]})
