@@ -23,6 +23,9 @@ class JudgeRequest(BaseModel):
     #: This judge's own opinion from the previous round, during a hearing.
     previous: JudicialOpinion | None = None
     round: int = 0
+    #: Items relevant to the criterion that were cut to fit, counted by kind
+    #: ("<detective>, <direction>"); the judge is told what it does not see.
+    omitted: dict[str, int] = Field(default_factory=dict)
 
 
 class JudgeUsage(BaseModel):
@@ -36,6 +39,9 @@ class JudgeUsage(BaseModel):
     #: answers that did not validate). Zero for offline and cached opinions.
     transport_retries: int = 0
     output_retries: int = 0
+    #: HTTP requests this opinion took (first try, retries, re-asks); 0 for rule-based
+    #: backends, which make none.
+    requests: int = 0
 
 
 class Backend(Protocol):
