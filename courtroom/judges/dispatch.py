@@ -1,0 +1,100 @@
+"""One bounded queue for every judge request of an audit, so the bound holds everywhere.
+
+The first round and every court session submit here; only ``limit`` worker threads ever
+call the backend, so at most ``limit`` requests are in flight over the whole audit however
+many sessions are open. Requests wait in a priority queue:
+
+- the three personas of a criterion share one cacheable prompt prefix (the criterion and
+  its evidence). The first persona goes alone; the other two are queued only once its
+  answer is back, so the prefix is written to the prompt cache once and read twice;
+- work that finishes a criterion already under way (those two, hearing rounds) goes
+  before a new criterion is opened, so a prefix is read while it is still cached.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import threading
+from collections.abc import Callable, Hashable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: Queue tiers: work that finishes an open criterion first, then new criteria.
+CONTINUE, OPEN = 0, 1
+
+
+class Dispatcher(Generic[T, R]):
+    """Runs ``work(item)`` on at most ``limit`` threads, best priority first."""
+
+    def __init__(self, work: Callable[[T], R], limit: int) -> None:
+        self._work = work
+        self.limit = max(1, limit)
+        self._pool = ThreadPoolExecutor(max_workers=self.limit, thread_name_prefix="judge")
+        self._heap: list[tuple[int, int, T, Future[R]]] = []
+        self._order = itertools.count()
+        self._lock = threading.Lock()
+
+    def submit(self, item: T, tier: int = OPEN) -> Future[R]:
+        """Queue one item; its future holds the result (or the exception)."""
+        future: Future[R] = Future()
+        with self._lock:
+            heapq.heappush(self._heap, (tier, next(self._order), item, future))
+        # One pool task per queued item; each takes whatever is best when a thread frees.
+        self._pool.submit(self._run_best)
+        return future
+
+    def submit_grouped(
+        self, items: Sequence[T], group: Callable[[T], Hashable], tier: int = OPEN
+    ) -> list[Future[R]]:
+        """Queue items so each group's first item runs alone and the rest follow it."""
+        futures: list[Future[R] | None] = [None] * len(items)
+        members: dict[Hashable, list[int]] = {}
+        for index, item in enumerate(items):
+            members.setdefault(group(item), []).append(index)
+        for indices in members.values():
+            lead, rest = indices[0], indices[1:]
+            futures[lead] = leader = self.submit(items[lead], tier)
+            waiting: list[tuple[int, Future[R]]] = [(i, Future()) for i in rest]
+            for i, placeholder in waiting:
+                futures[i] = placeholder
+            if waiting:
+                leader.add_done_callback(self._release(items, waiting))
+        return [f for f in futures if f is not None]
+
+    def _release(
+        self, items: Sequence[T], waiting: list[tuple[int, Future[R]]]
+    ) -> Callable[[Future[R]], None]:
+        def go(_leader: Future[R]) -> None:
+            for index, placeholder in waiting:
+                self.submit(items[index], CONTINUE).add_done_callback(_chain(placeholder))
+
+        return go
+
+    def _run_best(self) -> None:
+        with self._lock:
+            _tier, _seq, item, future = heapq.heappop(self._heap)
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            future.set_result(self._work(item))
+        except BaseException as exc:  # handed to whoever waits on the future
+            future.set_exception(exc)
+
+    def close(self) -> None:
+        """Stop the worker threads once the queue is drained."""
+        self._pool.shutdown(wait=True)
+
+
+def _chain(target: Future[R]) -> Callable[[Future[R]], None]:
+    def copy(source: Future[R]) -> None:
+        error = source.exception()
+        if error is not None:
+            target.set_exception(error)
+        else:
+            target.set_result(source.result())
+
+    return copy
