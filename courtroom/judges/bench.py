@@ -153,16 +153,18 @@ class JudgeBench:
             cached = (self.cache.get(key, request) if key is not None
                       else self.cache.seeded_for(request))
             if cached is not None:
-                self._settle(held, JudgeUsage())
+                self._settle(held, JudgeUsage(), ran=False)
                 with self._lock:
                     self._usage.cached_opinions += 1
                 self.trace.event("judge", "cached", score=cached.score, **who)
                 return cached, JudgeUsage()
         self.trace.event("judge", "enter", bench=backend.name, **who)
         started = self._clock()
+        if self._budget is not None:
+            self._budget.start()
         opinion, usage, error = self._call(backend, request)
         latency = round(self._clock() - started, 4)
-        self._settle(held, usage)
+        self._settle(held, usage, ran=True)
         self._account(usage, failed=error is not None, request=request, error=error)
         self.trace.event(
             "judge", "exit", seconds=latency, score=opinion.score, fallback=opinion.fallback,
@@ -225,14 +227,14 @@ class JudgeBench:
         self.trace.event("judge", "over_budget", criterion_id=cid, round=request.round,
                          estimate_usd=round(estimate, 6))
 
-    def _settle(self, held: float, usage: JudgeUsage) -> None:
+    def _settle(self, held: float, usage: JudgeUsage, *, ran: bool) -> None:
         if self._budget is None:
             return
         self._budget.settle(held, estimate_usd(
             self._usage.model, input_tokens=usage.input_tokens,
             output_tokens=usage.output_tokens, cache_read=usage.cache_read_tokens,
             cache_write=usage.cache_write_tokens,
-        ))
+        ), ran=ran)
 
     def _account(
         self, usage: JudgeUsage, *, failed: bool, request: JudgeRequest, error: str | None
