@@ -120,7 +120,7 @@ class JudgeBench:
         return [future.result() for future in futures]
 
     def close(self) -> None:
-        """Stop the bench's worker threads (after the calls already queued)."""
+        """Stop the bench's worker threads; requests still queued are not sent."""
         self._dispatch.close()
 
     def judge_criteria(

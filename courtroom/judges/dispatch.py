@@ -85,8 +85,9 @@ class Dispatcher(Generic[T, R]):
             future.set_exception(exc)
 
     def close(self) -> None:
-        """Stop the worker threads once the queue is drained."""
-        self._pool.shutdown(wait=True)
+        """Stop the worker threads. Work still queued is dropped (an audit that failed
+        midway must not keep sending paid requests); calls already running finish."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _chain(target: Future[R]) -> Callable[[Future[R]], None]:

@@ -160,3 +160,12 @@ def test_offline_bench_runs_through_the_same_dispatcher():
     bench.close()
     assert [o.judge for o, _ in answers] == list(JUDGES) * 2
     assert bench.usage.calls == 6
+
+
+def test_closing_drops_queued_requests_after_a_failure():
+    backend = Recording(delay=0.05)
+    bench = JudgeBench(backend, max_workers=1)
+    bench.submit(first_round(rubric_with([f"c{i}" for i in range(10)])))
+    time.sleep(0.02)
+    bench.close()
+    assert len(backend.log) < 30  # what was still queued was never sent
