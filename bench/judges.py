@@ -32,8 +32,7 @@ from courtroom.detectives import open_workspace, run_detectives  # noqa: E402
 from courtroom.detectives.base import Case  # noqa: E402
 from courtroom.docket import evidence_for  # noqa: E402
 from courtroom.judges import JudgeBench, OpinionCache, envelope, make_backend  # noqa: E402
-from courtroom.judges.base import JudgeRequest  # noqa: E402
-from courtroom.judges.omitted import left_out  # noqa: E402
+from courtroom.judges.base import JudgeRequest, left_out  # noqa: E402
 from courtroom.models import JUDGES, Evidence  # noqa: E402
 from courtroom.pipeline import audit  # noqa: E402
 from courtroom.rubric import default_rubric_path, load_rubric  # noqa: E402

@@ -7,10 +7,8 @@ remand goes judges -> detectives -> judges: two), ``max_rounds`` hearing rounds 
 re-hearing after a remand counts as one) and ``max_remands``. The final opinions go to
 the chief justice: the court never scores anything itself.
 
-Each criterion's session starts as soon as its own first-round opinions are in (they may be
-given as a callable that waits for them), so a hearing never waits for the whole first
-round. Sessions only wait on the judge bench, which bounds the requests in flight for the
-whole audit; the number of open sessions is not what limits calls.
+A criterion's session starts as soon as its own first-round opinions are in (given as a
+callable that waits for them); requests in flight are bounded by the bench, not here.
 """
 
 from __future__ import annotations
@@ -45,8 +43,7 @@ Investigator = Callable[[Case, list[EvidenceRequest]], list[Evidence]]
 #: A criterion's first-round opinions, or a callable that waits for them.
 Opening = Sequence[JudicialOpinion] | Callable[[], Sequence[JudicialOpinion]]
 
-#: Sessions open at once. They hold no request slot while they wait (the bench does),
-#: so this only bounds threads; it never limits how many calls are in flight.
+#: Sessions open at once: a bound on threads only (they wait; the bench sends).
 MAX_SESSIONS = 64
 
 #: Moves between roles a remand costs: judges -> detectives -> judges.

@@ -20,9 +20,8 @@ from courtroom.detectives.base import Case
 from courtroom.docket import evidence_for
 from courtroom.errors import EXIT_CRITICAL, EXIT_FAILURE, EXIT_OK, SynthesisError
 from courtroom.judges import JudgeBench, OpinionCache, make_backend
-from courtroom.judges.base import Backend, JudgeRequest
+from courtroom.judges.base import Backend, JudgeRequest, left_out
 from courtroom.judges.bench import Answer
-from courtroom.judges.omitted import left_out
 from courtroom.models import (
     JUDGES,
     CourtRecord,
@@ -63,7 +62,7 @@ def audit(
     progress: Progress = _noop,
     seeded: Mapping[str, JudicialOpinion] | None = None,
 ) -> AuditOutcome:
-    """Run one whole audit and write its files; raise UsageError only before any work."""
+    """Run one whole audit and write its files; a UsageError comes before any file is written."""
     trace = trace or Trace()
     rubric = load_rubric(config.rubric_path)
     trace.event("rubric", "loaded", name=rubric.rubric_metadata.rubric_name, sha256=rubric.sha256)

@@ -19,9 +19,8 @@ from concurrent.futures import Future
 
 from courtroom.errors import JudgeError
 from courtroom.judges.base import Backend, JudgeRequest, JudgeUsage
-from courtroom.judges.budget import Budget
 from courtroom.judges.cache import OpinionCache
-from courtroom.judges.dispatch import CONTINUE, OPEN, Dispatcher
+from courtroom.judges.dispatch import CONTINUE, OPEN, Budget, Dispatcher
 from courtroom.judges.offline import OfflineBackend
 from courtroom.judges.pricing import estimate_usd
 from courtroom.models import JUDGES, Evidence, JudgeName, JudicialOpinion, Usage

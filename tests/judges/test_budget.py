@@ -7,7 +7,7 @@ import threading
 from courtroom.judges import JudgeBench
 from courtroom.judges.anthropic_backend import AnthropicBackend
 from courtroom.judges.base import JudgeRequest
-from courtroom.judges.budget import Budget
+from courtroom.judges.dispatch import Budget
 from courtroom.models import JUDGES
 
 from .conftest import SECRET, dimension, mixed_evidence
