@@ -53,6 +53,10 @@ def _settings(p: argparse.ArgumentParser) -> None:
                    help="judge bench (default: anthropic when ANTHROPIC_API_KEY is set)")
     p.add_argument("--provider", choices=["anthropic", "bedrock", "vertex"],
                    help="where Claude is served from (default: anthropic)")
+    p.add_argument("--region", metavar="REGION",
+                   help="bedrock or vertex region (default: AWS_REGION / CLOUD_ML_REGION)")
+    p.add_argument("--project-id", metavar="ID",
+                   help="Google Cloud project for vertex (default: ANTHROPIC_VERTEX_PROJECT_ID)")
     p.add_argument("--model", metavar="NAME", help="Claude model (default: the backend's)")
     p.add_argument("--fail-below", type=_score, metavar="SCORE",
                    help="conclusion failure when the overall score is under SCORE (0-5)")

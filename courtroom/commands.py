@@ -31,6 +31,8 @@ def given_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> dict[st
         "judges": args.judges,
         "model": args.model,
         "provider": args.provider,
+        "region": args.region,
+        "project_id": args.project_id,
         "api_key": env_api_key(env),
         "base_url": env.get("ANTHROPIC_BASE_URL") or None,
         "fail_below": args.fail_below,

@@ -107,6 +107,8 @@ KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "judges": ("judges", _choice("offline", "anthropic")),
     "model": ("model", _text),
     "provider": ("provider", _choice("anthropic", "bedrock", "vertex")),
+    "region": ("region", _text),
+    "project-id": ("project_id", _text),
     "max-cost-usd": ("max_cost_usd", _number(0.01, 10_000)),
     "max-concurrency": ("max_concurrency", _number(1, 64, integer=True)),
     # A real opinion takes minutes: a tree must not starve its judges into fallbacks.

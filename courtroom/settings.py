@@ -31,7 +31,10 @@ from courtroom.tree_paths import GLOB_CHARS, PdfLookup, find_pdf, glob_in_tree, 
 
 #: How the score is measured. Under a gate the workflow set, an untrusted file cannot
 #: change these (a lax rubric or a cheaper bench would loosen that gate by another road).
-MEASURE = ("rubric_path", "judges", "provider", "model", "max_cost_usd", "judge_timeout")
+MEASURE = (
+    "rubric_path", "judges", "provider", "region", "project_id", "model", "max_cost_usd",
+    "judge_timeout",
+)
 #: AuditConfig field -> the file key users write.
 FILE_KEYS = {field: key for key, (field, _check) in KEYS.items()}
 

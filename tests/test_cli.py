@@ -102,11 +102,13 @@ def test_version_and_errors_without_a_doubled_prefix(
 def test_every_setting_has_a_flag(tmp_path: Path) -> None:
     args = build_parser().parse_args(
         ["audit", str(tmp_path), "--provider", "vertex", "--max-cost-usd", "1.5",
+         "--region", "us-east5", "--project-id", "proj",
          "--max-concurrency", "3", "--judge-timeout", "90", "--clone-timeout", "5",
          "--ignore", "vendor/**", "--ignore", "*.min.js", "--cache-dir", str(tmp_path / "c")]
     )
     given = given_from_args(args, {})
     assert given["provider"] == "vertex" and given["max_cost_usd"] == 1.5
+    assert (given["region"], given["project_id"]) == ("us-east5", "proj")
     assert (given["max_concurrency"], given["judge_timeout"], given["clone_timeout"]) == (3, 90, 5)
     assert given["ignore"] == ("vendor/**", "*.min.js")
     batch = build_parser().parse_args(["batch", "m.csv", "--out", "o", "--clone-timeout", "5"])

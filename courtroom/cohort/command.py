@@ -180,6 +180,8 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Batc
             "judges": args.judges,
             "model": args.model,
             "provider": args.provider,
+            "region": args.region,
+            "project_id": args.project_id,
             "fail_below": args.fail_below,
             "max_cost_usd": args.max_cost_usd,
             "max_concurrency": args.max_concurrency,
