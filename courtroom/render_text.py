@@ -33,7 +33,7 @@ _ACTIVE = re.compile(
     r"|(?P<slash>\\)"  # a lone backslash must not escape what follows the text
     r"|(?P<ent>&(?=\#?\w+;))"  # an entity could spell any of the above
     r"|(?P<tag><(?=[A-Za-z/!?]))"  # raw HTML: tags, comments, autolinks
-    r"|(?P<bracket>\[)"  # links, images, references and their definitions
+    r"|(?P<bracket>[\[\]])"  # links, images, references, definitions; our link texts
     r"|(?P<tick>`)"  # a backtick left over after code spans were taken out
     r"|(?P<pipe>\|)"
 )
