@@ -55,7 +55,7 @@ def _failure_reasons(view: ReportView) -> list[str]:
     return reasons
 
 
-def _neutral_reasons(view: ReportView) -> list[str]:
+def _neutral_reasons(view: ReportView, *, default: bool = True) -> list[str]:
     fell_back = [c.name for c in view.criteria if any(j.fallback for j in c.judges)]
     split = [c.name for c in view.criteria if c.re_evaluation]
     mistrial = [c.name for c in view.criteria if c.court == "declared a mistrial"]
@@ -69,11 +69,11 @@ def _neutral_reasons(view: ReportView) -> list[str]:
         reasons.append(f"the court declared a mistrial on {', '.join(mistrial)}")
     if problems:
         reasons.append(f"{problems} problem(s) during the audit, listed below")
-    return reasons or ["the audit is incomplete or unsettled"]
+    return reasons or (["the audit is incomplete or unsettled"] if default else [])
 
 
 def _and(parts: Sequence[str]) -> str:
-    return parts[0] if len(parts) == 1 else "; ".join(parts[:-1]) + "; and " + parts[-1]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
 
 
 def verdict_line(view: ReportView) -> str:
@@ -86,7 +86,6 @@ def verdict_line(view: ReportView) -> str:
             f"Neither pass nor fail, because {_and(_neutral_reasons(view))}. "
             "GitHub lets a neutral check pass; re-run the audit once this is settled."
         )
-    scan = "" if _scan_incomplete(view) else " the security scan covered the repository,"
     weak = [c for c in view.criteria if c.score <= WEAK]
     grade = (
         f"It is the gate's answer, not a grade: {len(weak)} of {len(view.criteria)} "
@@ -94,11 +93,20 @@ def verdict_line(view: ReportView) -> str:
         if weak
         else f"Every criterion scored above {WEAK}/5."
     )
-    return (
-        "The merge gate passes: no confirmed security problem capped a criterion,"
-        f"{scan} the score meets the minimum if one is set, and the audit completed "
-        f"with the judges in agreement. {grade}"
-    )
+    return f"The merge gate passes: {_and(_passed(view))}. {grade}"
+
+
+def _passed(view: ReportView) -> list[str]:
+    # Only what this verdict shows is claimed; the gate value itself is not recorded.
+    held = []
+    if not any(c.security_override for c in view.criteria):
+        held.append("no confirmed security problem capped a criterion")
+    if not _scan_incomplete(view):
+        held.append("the security scan covered the repository")
+    held.append("the score meets the minimum if one is set")
+    if not view.verdict.errors and not _neutral_reasons(view, default=False):
+        held.append("the audit completed with the judges in agreement")
+    return held
 
 
 def summary_sentence(view: ReportView) -> str:
