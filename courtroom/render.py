@@ -25,7 +25,7 @@ from courtroom.models import Verdict
 from courtroom.render_brief import attention, summary_sentence, top_fixes, verdict_line
 from courtroom.render_digest import build_view
 from courtroom.render_text import anchor, code, neutralise, printable
-from courtroom.render_view import ReportView, scrub, short_id
+from courtroom.render_view import ReportView, short_id
 
 COMMENT_LIMIT = 65536
 CHECK_LIMIT = 65535
@@ -67,8 +67,8 @@ def _render(template: str, **context: Any) -> str:
     except jinja2.TemplateError as exc:
         raise RenderError(f"template {template} failed: {exc}") from exc
     # A last pass over the whole output, whatever a template forgot to filter: nothing
-    # invisible or controlling, and no runner path.
-    return scrub(printable(re.sub(r"\n{3,}", "\n\n", out), keep="\n"))
+    # invisible or controlling. (Paths are scrubbed per value, before neutralising.)
+    return printable(re.sub(r"\n{3,}", "\n\n", out), keep="\n")
 
 
 def size(text: str) -> int:

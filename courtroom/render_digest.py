@@ -13,7 +13,6 @@ from courtroom.render_view import (
     JudgeView,
     ReportView,
     bar,
-    scrub,
     short_id,
 )
 
@@ -110,11 +109,11 @@ def criterion_view(result: CriterionResult, pool: Mapping[str, Evidence]) -> Cri
             judge=o.judge,
             score=o.score,
             scored=penalised.get(o.opinion_id, o.score),
-            argument=scrub(o.argument.strip()),
+            argument=o.argument.strip(),
             citations=_citations(o.cited_evidence, pool),
-            charges=[scrub(c) for c in o.charges or []],
-            mitigations=[scrub(m) for m in o.mitigations or []],
-            remediation=scrub((o.remediation or "").strip()),
+            charges=list(o.charges or []),
+            mitigations=list(o.mitigations or []),
+            remediation=(o.remediation or "").strip(),
             fallback=o.fallback,
         )
         for o in result.opinions
@@ -127,8 +126,8 @@ def criterion_view(result: CriterionResult, pool: Mapping[str, Evidence]) -> Cri
         exact=result.execution_log.final_float,
         bar=bar(result.final_score),
         judges=judges,
-        dissent=scrub(result.dissent_summary) if result.dissent_summary else None,
-        fixes=remediation_items(scrub(result.remediation)),
+        dissent=result.dissent_summary,
+        fixes=remediation_items(result.remediation),
         security_override=result.security_override,
         override_reason=result.execution_log.override_reason,
         re_evaluation=result.re_evaluation_required,

@@ -19,6 +19,7 @@ span can never pair with a backtick of the text around it.
 from __future__ import annotations
 
 import re
+import tempfile
 
 #: Inserted where a pattern must be broken; an entity so the raw text stays plain ASCII.
 BREAK = "&#8203;"
@@ -40,6 +41,31 @@ _ACTIVE = re.compile(
 #: What starts a block (quote, heading, list item, rule or fence) at the start of a line.
 _LEADING = re.compile(r"^(?:>|#{1,6}(?=\s|$)|[-+*](?=\s|$)|[-*_=~]{3,}|\d{1,9}(?=[.)](?:\s|$)))")
 _TICKS = re.compile(r"`+")
+
+
+# Absolute scratch paths must never reach a reader: they are meaningless off the runner
+# and can reveal machine layout. Repo-relative paths are kept as they are.
+_SCRATCH = (
+    "/tmp",  # noqa: S108 - a pattern to hide, not a place we write to
+    "/var/folders",
+    "/private/var/folders",
+    "/github/workspace",
+    "/home/runner/work",
+)
+_TEMP_ROOTS = sorted({tempfile.gettempdir(), *_SCRATCH}, key=len, reverse=True)
+_TEMP_PATH = re.compile(
+    "(?:" + "|".join(re.escape(r) for r in _TEMP_ROOTS) + r")(?:/[^\s:)\]`'\"<>|]+)+"
+)
+
+
+# A runner's checkout root: what follows it is already the repo-relative path.
+_WORKSPACE = re.compile(r"(?:/github/workspace|/home/runner/work/[^/\s]+/[^/\s]+)/(?=[^\s/])")
+
+
+def scrub(text: str) -> str:
+    """Make runner paths repo-relative; shorten other scratch paths to their last part."""
+    text = _WORKSPACE.sub("", text)
+    return _TEMP_PATH.sub(lambda m: "…/" + m.group(0).rstrip("/").rsplit("/", 1)[-1], text)
 
 
 def printable(text: str, keep: str = "") -> str:
@@ -126,7 +152,8 @@ def neutralise(text: object, limit: int | None = None, *, cell: bool = False) ->
     No mention, issue reference, link, image, URL, raw HTML, control or bidi character
     survives; ``cell`` also escapes table pipes.
     """
-    line = one_line(str(text))
+    # Paths first: removing a runner's checkout root could join "@" to a name.
+    line = one_line(scrub(str(text)))
     if limit is not None and len(line) > limit:
         line = line[: max(0, limit - 1)].rstrip() + "…"
     out = []
@@ -147,7 +174,7 @@ def neutralise(text: object, limit: int | None = None, *, cell: bool = False) ->
 
 def code(value: object, *, cell: bool = True) -> str:
     """A value (a path, a location, a commit) as one code span; inert wherever it lands."""
-    text = one_line(str(value))
+    text = one_line(scrub(str(value)))
     if re.fullmatch(r"[0-9a-f]{40}", text):
         text = text[:12]  # a commit: the short form is what people paste and search
     return fence(text.replace("|", "\\|") if cell else text)

@@ -9,37 +9,11 @@ what changed since the last audit).
 from __future__ import annotations
 
 import re
-import tempfile
 from dataclasses import dataclass, field
 
 from courtroom.models import Evidence, Verdict
 
 CONCLUSION_BADGE = {"success": "✅ success", "failure": "❌ failure", "neutral": "⚪ neutral"}
-
-# Absolute scratch paths must never reach a reader: they are meaningless off the runner
-# and can reveal machine layout. Repo-relative paths are kept as they are.
-_SCRATCH = (
-    "/tmp",  # noqa: S108 - a pattern to hide, not a place we write to
-    "/var/folders",
-    "/private/var/folders",
-    "/github/workspace",
-    "/home/runner/work",
-)
-_TEMP_ROOTS = sorted({tempfile.gettempdir(), *_SCRATCH}, key=len, reverse=True)
-_TEMP_PATH = re.compile(
-    "(?:" + "|".join(re.escape(r) for r in _TEMP_ROOTS) + r")(?:/[^\s:)\]`'\"<>|]+)+"
-)
-
-
-# A runner's checkout root: what follows it is already the repo-relative path.
-_WORKSPACE = re.compile(r"(?:/github/workspace|/home/runner/work/[^/\s]+/[^/\s]+)/(?=[^\s/])")
-
-
-def scrub(text: str) -> str:
-    """Make runner paths repo-relative; shorten other scratch paths to their last part."""
-    text = _WORKSPACE.sub("", text)
-    return _TEMP_PATH.sub(lambda m: "…/" + m.group(0).rstrip("/").rsplit("/", 1)[-1], text)
-
 
 def short_id(evidence_id: str) -> str:
     """The first block of a UUID: enough to find it in the appendix, short to read.

@@ -148,7 +148,7 @@ def test_free_text_cannot_break_the_comment() -> None:
 HOSTILE = (
     "@octocat @acme/team &#64;admin \\@esc [x](https://evil.example) ![p](https://evil.example/p.png)"
     " <img src=x> https://evil.example www.evil.example a@evil.example #12 \u202eevil\u202c"
-    " \x1b[31m\n# PWNED heading\n` @after"
+    " \x1b[31m\n# PWNED heading\n` @after @/github/workspace/octocat"
 )
 
 
@@ -283,7 +283,7 @@ def test_cache_keys_travel_with_the_opinions() -> None:
 
 
 def test_runner_paths_become_repo_relative() -> None:
-    from courtroom.render_view import scrub
+    from courtroom.render_text import scrub
 
     assert scrub("see /github/workspace/src/a.py:3") == "see src/a.py:3"
     assert scrub("at /home/runner/work/repo/repo/pkg/b.py") == "at pkg/b.py"

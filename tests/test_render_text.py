@@ -28,6 +28,7 @@ HOSTILE = [
     "lone surrogate \udcff here",
     "`a` then https://evil.example `b`",
     "&#x202E;entity bidi",
+    "a runner path joins @/github/workspace/octocat",
 ]
 
 
