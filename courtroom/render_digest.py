@@ -39,7 +39,7 @@ def _citations(cited: list[str], pool: Mapping[str, Evidence]) -> list[Citation]
             out.append(Citation(cid, short_id(cid), "hallucinated"))
         else:
             status = "ok" if ev.found else "not_found"
-            out.append(Citation(cid, short_id(cid), status, ev.goal, ev.location))
+            out.append(Citation(cid, short_id(cid), status, ev.location, ev.direction))
     return out
 
 
@@ -55,7 +55,7 @@ def _cited_once(judges: list[JudgeView]) -> list[Citation]:
             if c.status == "none":
                 continue
             entry = merged.setdefault(
-                c.id, Citation(c.id, c.short, c.status, c.goal, c.location)
+                c.id, Citation(c.id, c.short, c.status, c.location, c.direction)
             )
             if judge.judge not in entry.cited_by:
                 entry.cited_by.append(judge.judge)
@@ -174,11 +174,6 @@ def build_view(
         view.no_pdf = bool(absent) and _judged_on_absent_pdf(result, absent)
         if previous_scores is not None:
             view.previous = previous_scores.get(view.id)
-    ranked = sorted(criteria, key=lambda c: (-c.exact, c.id))
-    top = ranked[0].exact if ranked else 0
-    low = ranked[-1].exact if ranked else 0
-    strongest = [c for c in ranked if c.exact == top][:3]
-    weakest = [c for c in reversed(ranked) if c.exact == low and c not in strongest][:3]
     # Appendix order: the facts judges leaned on first, then by file, stable across runs.
     cited = {cid for c in verdict.criteria for o in c.opinions for cid in o.cited_evidence}
     evidence = sorted(
@@ -187,9 +182,8 @@ def build_view(
     return ReportView(
         verdict=verdict,
         criteria=criteria,
-        strongest=strongest,
-        weakest=weakest,
         evidence=evidence,
         badge=CONCLUSION_BADGE.get(verdict.conclusion, verdict.conclusion),
         previous_overall=previous_overall,
+        no_pdf_ids=frozenset(e.id for e in absent),
     )

@@ -2,8 +2,8 @@
 
 Templates stay dumb (loops and layout); every judgement about *what* to show is made in
 plain testable Python: here (the shapes, score bars, scratch paths) and in
-``render_digest`` (which citation is a hallucination, which criterion is strongest,
-what changed since the last audit).
+``render_digest`` (which citation is a hallucination, which criterion was judged on a
+missing PDF, what changed since the last audit).
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ class Citation:
     id: str
     short: str
     status: str  # "ok", "not_found" (found=false), "hallucinated", "none" (NO_EVIDENCE)
-    goal: str = ""
     location: str = ""
+    direction: str = "context"  # supports / adverse / context, as the detective said
     cited_by: list[str] = field(default_factory=list)
 
 
@@ -118,12 +118,11 @@ class ReportView:
 
     verdict: Verdict
     criteria: list[CriterionView]
-    strongest: list[CriterionView]
-    weakest: list[CriterionView]
     evidence: list[Evidence]
     badge: str
     previous_overall: float | None = None
-    notes: list[str] = field(default_factory=list)
+    #: Facts saying the PDF could not be read, when in truth none was given.
+    no_pdf_ids: frozenset[str] = frozenset()
 
     @property
     def digest(self) -> str | None:

@@ -113,6 +113,22 @@ def test_each_fact_is_listed_once_and_each_citation_once_per_criterion() -> None
     assert section.count(f"`{shell.id[:8]}`") == 1
 
 
+def test_a_cited_adverse_fact_is_marked_as_such() -> None:
+    verdict = make_verdict()
+    adverse = make_evidence(
+        "Chief justice delegates the verdict to an LLM call",
+        location="src/justice.py:12",
+        detective="source",
+    ).model_copy(update={"direction": "adverse"})
+    verdict.evidences[adverse.id] = adverse
+    for opinion in verdict.criteria[0].opinions:
+        opinion.cited_evidence.append(adverse.id)
+    report = render_report(verdict)
+    assert "`src/justice.py:12` *(adverse)*" in report
+    appendix = report.split("## Evidence appendix", 1)[1]
+    assert "Chief justice delegates the verdict to an LLM call *(found, adverse, 0.90)*" in appendix
+
+
 def test_executive_summary_leads_with_the_three_fixes_that_matter_most() -> None:
     report = render_report(make_verdict())
     summary = report.split("## Executive summary", 1)[1].split("## Scores", 1)[0]

@@ -139,6 +139,8 @@ def test_no_pdf_given_reads_as_such_not_as_an_unreadable_pdf() -> None:
     assert "📄 **No PDF report was given.**" in visible
     assert "**Fix:** add the PDF report to the submission; none was given." in visible
     assert "readable" not in visible.split("## Evidence appendix")[0]
+    appendix = report.split("## Evidence appendix")[1]
+    assert "PDF report readable *(not found: no PDF report was given," in appendix
     fixes = top_fixes(build_view(verdict))
     assert fixes[0].text.startswith("Add the PDF report to the submission")
     # The same facts with a PDF that was given but could not be read: not "no PDF given".
