@@ -25,7 +25,7 @@ COURT_PATHS = {
 NO_REMEDIATION = "No remediation proposed."
 #: Evidence tags naming the PDF artifacts (the rubric's ``target_artifact`` values).
 PDF_ARTIFACTS = frozenset({"pdf_report", "pdf_images"})
-_NO_PDF = re.compile(r"\bno (?:pdf|report)\b[^.]{0,40}\b(?:given|provided|supplied)\b")
+_NO_PDF = re.compile(r"\bno pdf\b[^.]{0,30}\b(?:given|provided|supplied|submitted)\b")
 
 
 def _citations(cited: list[str], pool: Mapping[str, Evidence]) -> list[Citation]:

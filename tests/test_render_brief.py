@@ -163,3 +163,18 @@ def test_fixes_come_from_the_most_score_relevant_criteria() -> None:
     # A security cap fails the gate, so its fix comes first whatever the scores.
     capped = top_fixes(build_view(make_verdict()))
     assert capped[0].criteria == "Safe Tool Engineering (2/5)"
+
+
+def test_only_criteria_about_the_missing_pdf_are_marked() -> None:
+    said = _criterion("theoretical_depth", (1, 1, 1))
+    for opinion in said.opinions:
+        opinion.argument = "No PDF was provided with the submission, so nothing explains it."
+    code = _criterion("graph", (2, 2, 2))
+    for opinion in code.opinions:
+        opinion.argument = "No report of errors is given when a node fails."
+    view = build_view(_verdict([said, code], "success", pdf=None))
+    assert [c.no_pdf for c in view.criteria] == [True, False]
+    assert [c.no_pdf for c in build_view(_verdict([said, code], "success")).criteria] == [
+        False,
+        False,
+    ]
