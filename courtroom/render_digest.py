@@ -73,8 +73,10 @@ def remediation_items(text: str) -> list[str]:
         stripped = line.strip()
         if not stripped:
             continue
-        if stripped.startswith(("- ", "* ")) or not items:
-            items.append(stripped.lstrip("-* ").strip())
+        if stripped.startswith(("- ", "* ")):
+            items.append(stripped[2:].strip())
+        elif not items:
+            items.append(stripped)
         else:
             items[-1] += " " + stripped  # a judge's text that ran over several lines
     return [item for item in items if item and item != NO_REMEDIATION]

@@ -19,7 +19,7 @@ from courtroom.models import (
 )
 from courtroom.render import render_check_run, render_comment, render_report
 from courtroom.render_brief import top_fixes, verdict_line
-from courtroom.render_digest import build_view
+from courtroom.render_digest import build_view, remediation_items
 
 CODE = make_evidence("StateGraph wires detectives in parallel", location="src/graph.py:42")
 NO_PDF = make_evidence(
@@ -178,3 +178,12 @@ def test_only_criteria_about_the_missing_pdf_are_marked() -> None:
         False,
         False,
     ]
+
+
+def test_remediation_splits_into_fixes_without_losing_markup() -> None:
+    text = "- **Add** a reducer in `state.py`.\n  continued here\n- Split graph.py.\n"
+    assert remediation_items(text) == [
+        "**Add** a reducer in `state.py`. continued here",
+        "Split graph.py.",
+    ]
+    assert remediation_items("No remediation proposed.") == []
