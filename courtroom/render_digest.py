@@ -115,7 +115,6 @@ def criterion_view(result: CriterionResult, pool: Mapping[str, Evidence]) -> Cri
             citations=_citations(o.cited_evidence, pool),
             charges=list(o.charges or []),
             mitigations=list(o.mitigations or []),
-            remediation=(o.remediation or "").strip(),
             fallback=o.fallback,
         )
         for o in result.opinions

@@ -52,7 +52,6 @@ class JudgeView:
     citations: list[Citation]
     charges: list[str]
     mitigations: list[str]
-    remediation: str
     fallback: bool
 
     @property
