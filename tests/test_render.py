@@ -113,6 +113,22 @@ def test_each_fact_is_listed_once_and_each_citation_once_per_criterion() -> None
     assert section.count(f"`{shell.id[:8]}`") == 1
 
 
+def test_comment_and_check_run_follow_the_report_structure() -> None:
+    verdict = make_verdict()
+    line = "The merge gate fails: a confirmed security problem capped Safe Tool Engineering"
+    comment = render_comment(verdict)
+    _title, summary, text = render_check_run(verdict)
+    for body in (comment, summary):
+        order = [line, "**Fix first**", "| Criterion | Score |"]
+        assert [body.index(part) for part in order] == sorted(body.index(p) for p in order)
+        assert body.count("\n|---") == 1
+    for body in (comment, text):
+        assert "**Evidence:** `425cf783` `src/tools/repo.py:27`" in body
+        findings = body.split("### Evidence")[0]
+        assert findings.count("`425cf783` `src/tools/repo.py:27`") == 1  # cited by three judges
+    assert "### Evidence" in text  # the check run's appendix
+
+
 def test_a_cited_adverse_fact_is_marked_as_such() -> None:
     verdict = make_verdict()
     adverse = make_evidence(
