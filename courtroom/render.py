@@ -48,6 +48,12 @@ def _cell(value: object, limit: int | None = None) -> str:
     return neutralise(value, limit, cell=True)
 
 
+def _where(location: object) -> str:
+    # "." is how a detective locates a fact about the whole tree; say so in words.
+    text = str(location).strip()
+    return "*whole repository*" if text in ("", ".", "./") else code(text)
+
+
 @lru_cache(maxsize=4)
 def _environment(folder: str) -> jinja2.Environment:
     env = jinja2.Environment(  # noqa: S701 - Markdown output; free text goes through `text`
@@ -57,7 +63,9 @@ def _environment(folder: str) -> jinja2.Environment:
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
     )
-    env.filters.update(text=neutralise, cell=_cell, code=code, short=short_id, anchor=anchor)
+    env.filters.update(
+        text=neutralise, cell=_cell, code=code, where=_where, short=short_id, anchor=anchor
+    )
     return env
 
 

@@ -141,6 +141,11 @@ def test_a_cited_adverse_fact_is_marked_as_such() -> None:
         opinion.cited_evidence.append(adverse.id)
     report = render_report(verdict)
     assert "`src/justice.py:12` *(adverse)*" in report
+    # A fact about the whole tree is located at "."; the reader is told so in words.
+    tree = make_evidence("Security scan of Python sources", location=".", detective="security")
+    verdict.evidences[tree.id] = tree
+    verdict.criteria[0].opinions[0].cited_evidence.append(tree.id)
+    assert f"`{tree.id[:8]}`](#ev-{tree.id[:8]}) *whole repository*" in render_report(verdict)
     appendix = report.split("## Evidence appendix", 1)[1]
     assert "Chief justice delegates the verdict to an LLM call *(found, adverse, 0.90)*" in appendix
 
