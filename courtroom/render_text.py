@@ -28,6 +28,7 @@ _ASCII_PUNCT = r"!-/:-@\[-`{-~"
 _ACTIVE = re.compile(
     r"(?P<at>\\?@(?=[A-Za-z0-9]))"  # mentions, teams, e-mail addresses
     r"|(?P<ref>\\?\#(?=\d))"  # issue and pull-request references
+    r"|(?P<gh>(?<![\w-])GH(?=-\d))"  # the other spelling of an issue reference
     r"|(?P<scheme>\\?:(?=\\?/\\?/))"  # scheme://
     r"|(?P<www>(?<![\w.])www(?=\\?\.))"
     rf"|(?P<esc>\\[{_ASCII_PUNCT}])"  # an escape pair is already inert; keep it
@@ -37,6 +38,7 @@ _ACTIVE = re.compile(
     r"|(?P<bracket>[\[\]])"  # links, images, references, definitions; our link texts
     r"|(?P<tick>`)"  # a backtick left over after code spans were taken out
     r"|(?P<pipe>\|)"
+    r"|(?P<math>\$)"  # math blocks and inline math
 )
 #: What starts a block (quote, heading, list item, rule or fence) at the start of a line.
 _LEADING = re.compile(r"^(?:>|#{1,6}(?=\s|$)|[-+*](?=\s|$)|[-*_=~]{3,}|\d{1,9}(?=[.)](?:\s|$)))")
@@ -104,6 +106,8 @@ def _defuse(segment: str, cell: bool) -> str:
             return ":" + BREAK
         if kind == "www":
             return "ww" + BREAK + "w"
+        if kind == "gh":
+            return "GH" + BREAK
         if kind == "esc":
             return raw
         if kind == "slash":
@@ -114,7 +118,7 @@ def _defuse(segment: str, cell: bool) -> str:
             return "&lt;"
         if kind == "pipe":
             return "\\|" if cell else "|"
-        return "\\" + raw  # bracket, tick
+        return "\\" + raw  # bracket, tick, math
 
     return _ACTIVE.sub(swap, segment)
 

@@ -22,7 +22,7 @@ _OUR_HTML = re.compile(
 )
 _ACTIVE_TEXT = {
     "mention": re.compile(r"(?:^|[^\w`])@[A-Za-z0-9]"),
-    "issue reference": re.compile(r"(?:^|[^\w&])#\d"),
+    "issue reference": re.compile(r"(?:^|[^\w&])#\d|(?:^|[^\w-])GH-\d"),
     "url": re.compile(r"(?i)\b(?:https?|ftp)://|(?:^|[\s*_~(])www\."),
     "e-mail": re.compile(r"[\w.+-]@[A-Za-z0-9-]+\.[A-Za-z]"),
 }

@@ -18,7 +18,8 @@ HOSTILE = [
     "[ref]: https://evil.example/def",
     "see https://evil.example/a, www.evil.example and mail root@evil.example",
     "escaped scheme https\\://evil.example and https:\\/\\/evil.example",
-    "fixes #12 and acme/other#34",
+    "fixes #12, acme/other#34 and GH-56",
+    "math $\\href{https://evil.example}{x}$ and $$y$$",
     "<img src=x onerror=alert(1)> <a href='https://evil.example'>x</a> <!-- hidden -->",
     "\u202eevil\u202c \u2066isolated\u2069 zero\u200bwidth \ufeffbom \x1b[31mred\x1b[0m bell\x07",
     "line one\n# PWNED heading\n> PWNED quote\r\n- PWNED item",
@@ -64,6 +65,12 @@ def test_readable_text_stays_readable() -> None:
     assert neutralise(fix) == fix
     assert neutralise("@octocat") == f"@{BREAK}octocat"
     assert neutralise("user@example.com").replace(BREAK, "") == "user@example.com"
+
+
+def test_math_delimiters_are_escaped() -> None:
+    # The parser cannot tell an escaped dollar from a delimiter; GitHub's math can.
+    assert neutralise("a $x$ and $$y$$") == "a \\$x\\$ and \\$\\$y\\$\\$"
+    assert neutralise("cost `$5` here") == "cost `$5` here"
 
 
 def test_block_markers_at_the_start_are_escaped() -> None:
