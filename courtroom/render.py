@@ -9,16 +9,13 @@ which is never less than characters, so the limits hold whichever unit GitHub co
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import jinja2
 
-import courtroom
 from courtroom.errors import RenderError
 from courtroom.github_state import COMMENT_MARKER, PreviousAudit, encode_state
 from courtroom.models import Verdict
@@ -26,6 +23,7 @@ from courtroom.render_brief import attention, summary_sentence, top_fixes, verdi
 from courtroom.render_digest import build_view
 from courtroom.render_text import anchor, code, neutralise, printable
 from courtroom.render_view import ReportView, short_id
+from courtroom.resources import templates_dir
 
 COMMENT_LIMIT = 65536
 CHECK_LIMIT = 65535
@@ -34,14 +32,6 @@ SUMMARY_LIMIT = 1024 * 1024  # GitHub's cap on one step's job summary
 TRUNCATION_NOTE = (
     "✂️ Cut to fit GitHub's size limit; the full report is in the job summary and report.md."
 )
-
-
-def templates_dir() -> Path:
-    """Where the Jinja templates live: $COURTROOM_TEMPLATES, else beside the package."""
-    override = os.environ.get("COURTROOM_TEMPLATES")
-    if override:
-        return Path(override)
-    return Path(courtroom.__file__).resolve().parent.parent / "templates"
 
 
 def _cell(value: object, limit: int | None = None) -> str:
