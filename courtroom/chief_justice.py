@@ -129,7 +129,7 @@ def _dissent(
 
     def gist(opinion: JudicialOpinion) -> str:
         points = (opinion.charges if opinion is low else opinion.mitigations) or []
-        verb = ("holds against it" if opinion is low else "credits") if points else "argues"
+        verb = ("charges" if opinion is low else "credits") if points else "argues"
         text = points[0] if points else opinion.argument
         first = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0][:240].rstrip()
         end = "" if first.endswith((".", "!", "?")) else "."

@@ -210,7 +210,7 @@ def test_dissent_says_why_the_judges_disagree() -> None:
     assert "They rest on different facts" in apart
     assert "only Prosecutor cites 'os.system with request input'" in apart
     assert "only Defense cites 'graph found'" in apart
-    assert "Prosecutor (1) holds against it: Shell injection in c.py:3." in apart
+    assert "Prosecutor (1) charges: Shell injection in c.py:3." in apart
     # Same facts: the disagreement is about their weight, and the summary says so.
     same = rule(op("Prosecutor", 1), op("Defense", 5), op("TechLead", 3)).dissent_summary or ""
     assert "They cite the same fact and weigh it differently." in same
