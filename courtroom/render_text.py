@@ -156,8 +156,9 @@ def neutralise(text: object, limit: int | None = None, *, cell: bool = False) ->
     No mention, issue reference, link, image, URL, raw HTML, control or bidi character
     survives; ``cell`` also escapes table pipes.
     """
-    # Paths first: removing a runner's checkout root could join "@" to a name.
-    line = one_line(scrub(str(text)))
+    # Invisible characters go before paths are found (they could hide one), and paths go
+    # before defusing (removing a runner's checkout root could join "@" to a name).
+    line = scrub(one_line(str(text)))
     if limit is not None and len(line) > limit:
         line = line[: max(0, limit - 1)].rstrip() + "…"
     out = []
@@ -178,7 +179,7 @@ def neutralise(text: object, limit: int | None = None, *, cell: bool = False) ->
 
 def code(value: object, *, cell: bool = True) -> str:
     """A value (a path, a location, a commit) as one code span; inert wherever it lands."""
-    text = one_line(scrub(str(value)))
+    text = scrub(one_line(str(value)))
     if re.fullmatch(r"[0-9a-f]{40}", text):
         text = text[:12]  # a commit: the short form is what people paste and search
     return fence(text.replace("|", "\\|") if cell else text)

@@ -107,6 +107,12 @@ def test_code_values_are_one_safe_span() -> None:
     assert live_parts(code("`@octocat`") + " text") == []
 
 
+def test_scratch_paths_are_found_even_behind_invisible_characters() -> None:
+    for value in ("see /tmp\u200b/clone-x/src/a.py:3", "see /tmp/clone\u202e-x/src/a.py:3"):
+        assert "/tmp" not in neutralise(value) and "/tmp" not in code(value)
+    assert neutralise("see /tmp\u200b/clone-x/src/a.py:3") == "see …/a.py:3"
+
+
 def test_anchor_keeps_only_safe_characters() -> None:
     assert anchor("graph_orchestration") == "graph_orchestration"
     assert anchor('x"><img src=//evil>') == "ximgsrcevil"
