@@ -5,7 +5,7 @@ from __future__ import annotations
 from markdown_oracle import headings, live_parts
 from verdict_builders import make_evidence, make_verdict
 
-from courtroom.models import Verdict
+from courtroom.models import EvidenceGap, Verdict
 from courtroom.render import render_check_run, render_comment, render_report, render_summary
 
 HOSTILE = (
@@ -22,12 +22,17 @@ def _hostile_verdict() -> Verdict:
     verdict.evidences[bad.id] = bad
     verdict.target.repo = f"octo-org/{HOSTILE}"
     verdict.target.pdf = f"{HOSTILE}.pdf"
-    verdict.rubric.name = HOSTILE
+    verdict.rubric.name = verdict.rubric.version = verdict.bench = HOSTILE
+    verdict.target.commit = HOSTILE
     for criterion in verdict.criteria:
         criterion.name = f"{criterion.name} {HOSTILE}"
         criterion.remediation = f"- {HOSTILE}\n- second {HOSTILE}"
         if criterion.dissent_summary:
             criterion.dissent_summary = HOSTILE
+        if criterion.security_override:
+            criterion.execution_log.override_reason = HOSTILE
+        if criterion.court is not None:
+            criterion.court.gaps = [EvidenceGap(missing=HOSTILE, raised_by="x", stage="y")]
         for opinion in criterion.opinions:
             opinion.argument = HOSTILE
             opinion.charges = [HOSTILE]
