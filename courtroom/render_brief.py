@@ -126,9 +126,15 @@ def summary_sentence(view: ReportView) -> str:
     return " ".join(parts)
 
 
-def _relevance(c: CriterionView) -> tuple[bool, int, float]:
-    # A security cap fails the gate; then the lower the score, the more a fix can gain.
-    return (not c.security_override, c.score, c.exact)
+def _relevance(members: Sequence[CriterionView]) -> tuple[bool, int, int, float]:
+    # A security cap fails the gate; then the lower the score, the more a fix can gain,
+    # and a fix that lifts several criteria at once gains more than one that lifts one.
+    return (
+        not any(c.security_override for c in members),
+        min(c.score for c in members),
+        -sum(5 - c.score for c in members),
+        min(c.exact for c in members),
+    )
 
 
 def top_fixes(view: ReportView, count: int = 3) -> list[Fix]:
@@ -136,17 +142,14 @@ def top_fixes(view: ReportView, count: int = 3) -> list[Fix]:
 
     Criteria judged on a PDF that was never given share one fix: add the report.
     """
-    needing = sorted(
-        (c for c in view.criteria if c.score < 5 or c.security_override), key=_relevance
-    )
+    needing = [c for c in view.criteria if c.score < 5 or c.security_override]
     absent = [c for c in needing if c.no_pdf]
-    queues: list[tuple[list[CriterionView], list[str]]] = []
-    for c in needing:
-        if c.no_pdf:
-            if c is absent[0]:
-                queues.append((absent, [NO_PDF_FIX]))
-        elif c.fixes:
-            queues.append(([c], list(c.fixes)))
+    queues: list[tuple[list[CriterionView], list[str]]] = [
+        ([c], list(c.fixes)) for c in needing if not c.no_pdf and c.fixes
+    ]
+    if absent:
+        queues.append((absent, [NO_PDF_FIX]))
+    queues.sort(key=lambda queue: _relevance(queue[0]))
     fixes: list[Fix] = []
     seen: set[str] = set()
     depth = max((len(texts) for _, texts in queues), default=0)

@@ -187,3 +187,13 @@ def test_remediation_splits_into_fixes_without_losing_markup() -> None:
         "Split graph.py.",
     ]
     assert remediation_items("No remediation proposed.") == []
+
+
+def test_one_fix_that_lifts_several_criteria_ranks_above_one_that_lifts_one() -> None:
+    code = _criterion("judges", (1, 1, 1), fixes=["Add persona prompts."])
+    report_criteria = [_criterion(f"pdf_{n}", (1, 1, 1), about=NO_PDF) for n in range(3)]
+    fixes = top_fixes(build_view(_verdict([code, *report_criteria], "success", pdf=None)))
+    assert [f.text for f in fixes] == [
+        "Add the PDF report to the submission: none was given, and these criteria judge it.",
+        "Add persona prompts.",
+    ]
