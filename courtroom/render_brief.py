@@ -33,7 +33,7 @@ def _names(items: Iterable[CriterionView]) -> str:
 def _scan_incomplete(view: ReportView) -> bool:
     v = view.verdict
     tagged = any(SCAN_INCOMPLETE in e.tags for e in v.evidences.values())
-    failed = any(e.startswith("detective security failed") for e in v.errors)
+    failed = any(e.startswith("detective security ") for e in v.errors)
     return tagged or failed
 
 

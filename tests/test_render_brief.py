@@ -115,6 +115,12 @@ def test_failure_says_which_gate_failed() -> None:
     line = _line(unscanned)
     assert "the security scan did not cover the whole repository" in line
     assert "fails closed" in line and "under the required minimum" not in line
+    crashed = _verdict(
+        [_criterion("a", (4, 4, 4))],
+        "failure",
+        errors=["detective security failed after 3 attempts: boom"],
+    )
+    assert "the security scan did not cover the whole repository" in _line(crashed)
     capped = make_verdict()  # a confirmed shell injection capped one criterion
     assert "a confirmed security problem capped Safe Tool Engineering (2/5)" in _line(capped)
 
