@@ -11,9 +11,9 @@ GitHub links mentions, URLs, e-mail addresses and issue references in rendered t
 never inside code spans. So text outside code spans gets a zero-width space (written as
 the entity ``&#8203;``, the way dependency bots defuse mentions) after ``@``, ``#`` or
 ``:`` and inside ``www.``: readers see the same characters, GitHub finds no pattern.
-Code spans the text already had are kept (``@dataclass`` stays readable) and re-fenced,
-so every backtick of the result is either inside a balanced code span or escaped, and a
-span can never pair with a backtick of the text around it.
+Code spans the text already had are kept and re-fenced, so every backtick of the result
+is either inside a balanced code span or escaped, and a span can never pair with a
+backtick of the text around it; inside them only ``@name`` changes (to ``＠name``).
 """
 
 from __future__ import annotations
@@ -87,8 +87,15 @@ def one_line(text: str) -> str:
     return re.sub(r"\s+", " ", printable(str(text))).strip()
 
 
+#: "@" before a name inside a code span: shown as the full-width "＠" (entities are not
+#: decoded in code), because a plain-text copy of the comment (an e-mail reply quotes
+#: one) would otherwise mention the name.
+_CODE_AT = re.compile(r"@(?=[A-Za-z0-9])")
+
+
 def fence(content: str) -> str:
     """``content`` as one code span whose fence no backtick inside can close."""
+    content = _CODE_AT.sub("\uff20", content)
     longest = max((len(run) for run in _TICKS.findall(content)), default=0)
     ticks = "`" * (longest + 1)
     pad = " " if content.startswith("`") or content.endswith("`") or not content.strip() else ""

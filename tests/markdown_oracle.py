@@ -60,6 +60,9 @@ def live_parts(markdown: str) -> list[str]:
             found += _active(html.unescape(re.sub(r"<!--.*?-->|<[^>]*>", " ", token.content)))
         elif token.type == "text":
             found += _active(token.content)
+        elif token.type == "code_inline" and _ACTIVE_TEXT["mention"].search(token.content):
+            # Not linked on the page, but a plain-text copy (an e-mail reply) would be.
+            found.append(f"mention in code {token.content!r}")
     for ch in set(markdown) - _ALLOWED_INVISIBLE - {"\n"}:
         if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp"):
             found.append(f"invisible character U+{ord(ch):04X}")
