@@ -34,8 +34,9 @@ PINNED_CONFIG: tuple[tuple[str, str], ...] = (
     ("gpg.x509.program", "false"),
     ("gpg.ssh.program", "false"),
     ("diff.external", ""),
-    # Mailmap files are read from anywhere on disk: names from outside the tree.
-    ("log.mailmap", "false"),
+    # Mailmaps named by config are read from anywhere on disk (the tree's .mailmap stays).
+    ("mailmap.file", "/dev/null"),
+    ("mailmap.blob", ""),
     ("protocol.ext.allow", "never"),
     ("submodule.recurse", "false"),
 )

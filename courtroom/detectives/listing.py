@@ -72,7 +72,7 @@ class Listing:
         return bool(self.source_left_out or self.unreadable or self.walk_stopped)
 
     def notes(self) -> list[str]:
-        """One line per limit that left files unread (empty when nothing was)."""
+        """One line per limit that left files unread (ignored files are not a limit)."""
         out: list[str] = []
         if self.source_left_out:
             out.append(f"{self.source_left_out} Python source file(s) beyond the "
@@ -86,8 +86,6 @@ class Listing:
         if self.unreadable:
             shown = ", ".join(self.unreadable[:5])
             out.append(f"{len(self.unreadable)} folder(s) could not be read ({shown})")
-        if self.ignored:
-            out.append(f"{self.ignored} file(s) matched the configured ignore globs")
         return out
 
 
