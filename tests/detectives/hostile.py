@@ -101,13 +101,13 @@ def plain_git(repo: Path, attack: Attack, url: str = "") -> None:
 class _Unauthorised(BaseHTTPRequestHandler):
     """Answers every request 401 with a Basic challenge, so git asks for credentials."""
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+    def do_GET(self) -> None:
         self.send_response(401)
         self.send_header("WWW-Authenticate", 'Basic realm="x"')
         self.send_header("Content-Length", "0")
         self.end_headers()
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         return None
 
 

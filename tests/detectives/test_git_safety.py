@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 from builders import make_repo
-from detectives.hostile import Attack, hostile_repo, plain_git, unauthorised_server
 
 from courtroom.config import AuditConfig
 from courtroom.detectives import Case, open_workspace, run_detectives
@@ -24,6 +23,7 @@ from courtroom.detectives.history import read_log
 from courtroom.errors import WorkspaceError
 from courtroom.models import Evidence
 from courtroom.pipeline import audit
+from detectives.hostile import Attack, hostile_repo, plain_git, unauthorised_server
 
 PROGRAM = "./evil.sh"
 HOOK = ("commit", "--allow-empty", "-q", "-m", "x")
