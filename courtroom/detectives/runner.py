@@ -154,6 +154,7 @@ def run_detectives(
         pdf = load_pdf(case.pdf, case.pdf_display)
         if pdf.problem is not None:
             errors.append(f"pdf {pdf.display}: {pdf.problem}")
+        errors.extend(f"pdf {pdf.display}: {note}" for note in pdf.limits)
     ordered = sorted(pool.values(), key=lambda e: (e.detective, e.location, e.goal, e.id))
     LAST_TIMINGS.clear()
     LAST_TIMINGS.update(timings)
