@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from courtroom.detectives.pdf_worker import EXIT_MEMORY
+from courtroom.detectives import pdf_worker
 
 MAX_PAGES = 60
 MAX_PDF_BYTES = 60_000_000
@@ -79,8 +79,10 @@ def _page(record: dict[str, Any]) -> PageData:
 
 def _child(path: Path, first: int, seconds: float) -> tuple[list[dict[str, Any]], str | None]:
     """Run the worker from page ``first``; its records, and which limit stopped it (if any)."""
-    cmd = [sys.executable, "-P", "-m", "courtroom.detectives.pdf_worker", str(path),
-           str(first), str(MAX_PAGES), f"{seconds:.1f}", str(PDF_MEMORY_BYTES)]
+    # Run as a file, not ``-m``: importing the package would load every detective (and
+    # their libraries) before the limits are set. -P: nothing is imported from the cwd.
+    cmd = [sys.executable, "-P", pdf_worker.__file__, str(path), str(first), str(MAX_PAGES),
+           f"{seconds:.1f}", str(PDF_MEMORY_BYTES)]
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     limit = None
@@ -93,7 +95,7 @@ def _child(path: Path, first: int, seconds: float) -> tuple[list[dict[str, Any]]
     if limit is None and proc.returncode != 0:
         cpu = proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL)
         limit = "time" if cpu else "memory" if proc.returncode in (
-            EXIT_MEMORY, -signal.SIGABRT, -signal.SIGSEGV) else f"exit {proc.returncode}"
+            pdf_worker.EXIT_MEMORY, -signal.SIGABRT, -signal.SIGSEGV) else f"exit {proc.returncode}"
     records = []
     for line in out.decode("utf-8", "replace").splitlines():
         try:

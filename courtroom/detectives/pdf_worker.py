@@ -1,6 +1,7 @@
 """Parse a PDF in a child process under hard CPU and memory limits, one page per line.
 
-Run as ``python -P -m courtroom.detectives.pdf_worker PATH FIRST LAST SECONDS BYTES``.
+Run as ``python -P pdf_worker.py PATH FIRST LAST SECONDS BYTES`` (a file of its own that
+imports nothing from Courtroom).
 The limits are set before any PDF library is imported, so a bomb (millions of operators
 in a small compressed stream) ends this process, never the audit. Each page is printed as
 one JSON line as soon as it is read, so the parent keeps every page read before a limit.
@@ -28,10 +29,14 @@ _ENCRYPTED = "the PDF is encrypted (password required); its text cannot be read"
 
 
 def set_limits(seconds: float, memory: int) -> None:
-    """Bound this process: CPU seconds (SIGXCPU, then SIGKILL) and address space."""
+    """Bound this process: CPU seconds (SIGXCPU, then SIGKILL) and memory.
+
+    RLIMIT_DATA, not RLIMIT_AS: PDFium's allocator reserves (without using) gigabytes of
+    address space at start-up, which an address-space limit would refuse outright.
+    """
     cpu = max(1, int(seconds) + 1)
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
 
 
 def _emit(record: dict[str, Any]) -> None:
@@ -99,7 +104,9 @@ def read(path: str, first: int, last: int) -> None:
     try:
         doc = pdfium.PdfDocument(path)
     except pdfium.PdfiumError as exc:
-        encrypted = getattr(exc, "err_code", None) == pdfium.raw.FPDF_ERR_PASSWORD
+        # Older pypdfium2 releases carry no err_code: their message names the password.
+        encrypted = getattr(exc, "err_code", None) == pdfium.raw.FPDF_ERR_PASSWORD or \
+            "password" in str(exc).lower()
         _emit({"problem": _ENCRYPTED if encrypted else
                f"the PDF is malformed and could not be parsed ({type(exc).__name__})"})
         return
