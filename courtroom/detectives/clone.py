@@ -134,8 +134,10 @@ def failure_reason(stderr: bytes, code: int, dest: Path) -> str:
 
 def clone(url: str, dest: Path, *, timeout: float, max_bytes: int = MAX_CLONE_BYTES) -> None:
     """Clone ``url`` into ``dest`` with hooks off, no submodules, a timeout and a size cap."""
-    cmd = ["git", *pinned_options(), "clone", "--quiet", "--no-recurse-submodules",
-           "--", url, str(dest)]
+    # A new clone has no repository config yet: the user's own credential helper (for a
+    # private repository) is the one setting worth keeping.
+    cmd = ["git", *pinned_options(keep=frozenset({"credential.helper"})), "clone", "--quiet",
+           "--no-recurse-submodules", "--", url, str(dest)]
     with tempfile.TemporaryFile() as errfile:
         code = _run_capped(cmd, dest, errfile, url, timeout=timeout, max_bytes=max_bytes)
         errfile.seek(0)

@@ -82,8 +82,8 @@ def git_env() -> dict[str, str]:
     return env
 
 
-def pinned_options(root: Path | None = None) -> list[str]:
-    """``-c key=value`` pairs for every pinned setting (and ``safe.directory`` for root).
+def pinned_options(root: Path | None = None, *, keep: frozenset[str] = frozenset()) -> list[str]:
+    """``-c key=value`` pairs for every pinned setting but ``keep`` (and ``safe.directory``).
 
     git honours ``safe.directory`` only from system, global or command-line config, so a
     checkout owned by another uid (the Actions container runs as root over the runner's
@@ -91,7 +91,8 @@ def pinned_options(root: Path | None = None) -> list[str]:
     """
     options = ["--no-pager"]
     for key, value in PINNED_CONFIG:
-        options += ["-c", f"{key}={value}"]
+        if key not in keep:
+            options += ["-c", f"{key}={value}"]
     if root is not None:
         options += ["-c", f"safe.directory={root}"]
     return options

@@ -17,7 +17,8 @@ import pytest
 from builders import make_repo
 
 from courtroom.config import AuditConfig
-from courtroom.detectives import Case, open_workspace, run_detectives
+from courtroom.detectives import Case, git, open_workspace, run_detectives
+from courtroom.detectives import clone as clone_module
 from courtroom.detectives.git import READ_ONLY, git_command, git_dir, git_env, run_git
 from courtroom.detectives.history import read_log
 from courtroom.errors import WorkspaceError
@@ -138,16 +139,22 @@ def test_relative_path_entries_are_dropped(monkeypatch: pytest.MonkeyPatch) -> N
     assert parts and all(os.path.isabs(p) for p in parts)
 
 
-def test_checkout_owned_by_another_uid_is_read(tmp_path: Path) -> None:
-    if os.geteuid() != 0:
-        pytest.skip("needs root to give the checkout to another uid")
+def test_checkout_owned_by_another_uid_is_read(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
     repo = make_repo(tmp_path / "repo", ["one", "two", "three"])
-    for dirpath, dirnames, filenames in os.walk(tmp_path):
-        for name in [*dirnames, *filenames]:
-            os.lchown(os.path.join(dirpath, name), 1001, 1001)
-    os.lchown(tmp_path, 1001, 1001)
+    env = {**git_env(), "HOME": str(tmp_path)}
+    if os.geteuid() == 0:
+        for dirpath, dirnames, filenames in os.walk(tmp_path):
+            for name in [*dirnames, *filenames]:
+                os.lchown(os.path.join(dirpath, name), 1001, 1001)
+        os.lchown(tmp_path, 1001, 1001)
+    else:
+        # Without root the tree cannot change owner; git's own test switch makes it
+        # treat every repository as someone else's.
+        env["GIT_TEST_ASSUME_DIFFERENT_OWNER"] = "1"
+        monkeypatch.setattr(git, "git_env", lambda: env)
     plain = subprocess.run(["git", "-C", str(repo), "log"], capture_output=True, text=True,
-                           env={**git_env(), "HOME": str(tmp_path)})
+                           env=env)
     assert "dubious ownership" in plain.stderr
     with open_workspace(str(repo), timeout=30) as ws:
         assert ws.commit is not None
@@ -188,3 +195,21 @@ def test_borrowed_objects_from_outside_are_not_read(tmp_path: Path) -> None:
     (repo / ".git" / "objects" / "info" / "alternates").write_text(
         str(other / ".git" / "objects") + "\n")
     assert git_dir(repo) is None and read_log(repo) is None
+
+
+def test_a_clone_keeps_the_users_credential_helper(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # A fresh clone has no repository config to distrust; a private repository needs the
+    # user's own helper. Everything else stays pinned.
+    seen: list[list[str]] = []
+
+    def capture(cmd: list[str], *args: object, **kwargs: object) -> int:
+        seen.append(cmd)
+        return 1
+
+    monkeypatch.setattr(clone_module, "_run_capped", capture)
+    with pytest.raises(WorkspaceError):
+        clone_module.clone("https://example.invalid/o/r.git", tmp_path / "d", timeout=5)
+    assert "credential.helper=" not in seen[0]
+    assert "core.hooksPath=/dev/null" in seen[0] and "core.fsmonitor=false" in seen[0]
+    assert "credential.helper=" in (git_command(tmp_path, "log") or [])
