@@ -34,7 +34,7 @@ MAX_WALK_ENTRIES = 500_000
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\\]")
 
 
-def display_name(real: str) -> str:
+def shown_name(real: str) -> str:
     """A file name as shown: undecodable bytes and control characters as escapes.
 
     Backslashes are escaped too, so two different names never show the same.
@@ -115,7 +115,7 @@ class _Walk:
         if os.path.islink(full) and not self.inside(full):
             return
         real = os.path.relpath(full, self.root).replace(os.sep, "/")
-        shown = display_name(real)
+        shown = shown_name(real)
         if self.ignore and _ignored(shown, self.ignore):
             self.listing.ignored += 1
             return
@@ -139,7 +139,7 @@ def walk(root: str, inside: Callable[[str], bool], ignore: tuple[str, ...] = ())
 
     def unreadable(error: OSError) -> None:
         where = os.path.relpath(error.filename or root, root) if error.filename else "."
-        state.listing.unreadable.append(display_name(where))
+        state.listing.unreadable.append(shown_name(where))
 
     for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable, followlinks=False):
         # Prune in place so os.walk never descends into vendored or linked folders.

@@ -19,7 +19,7 @@ from courtroom.trace import Trace
 log = logging.getLogger(__name__)
 
 #: Seconds a detective may run (all its attempts together) before it is recorded as failed.
-DETECTIVE_SECONDS = 240.0
+DETECTIVE_SECONDS = 300.0
 
 _Outcome = tuple[str, list[Evidence], str | None, float]
 

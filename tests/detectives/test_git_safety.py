@@ -180,6 +180,15 @@ def test_a_git_file_pointing_elsewhere_is_not_followed(tmp_path: Path) -> None:
     assert any(".git" in e and "outside" in e for e in errors)
 
 
+def test_a_git_symlink_pointing_elsewhere_is_not_followed(tmp_path: Path) -> None:
+    other = make_repo(tmp_path / "other", ["secret history"])
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / ".git").symlink_to(other / ".git")
+    assert git_dir(tree) is None
+    assert run_git(tree, "log", "--format=%s") is None
+
+
 def test_a_git_file_inside_the_tree_is_followed(tmp_path: Path) -> None:
     tree = make_repo(tmp_path / "tree", ["one", "two"])
     (tree / ".git").rename(tree / "gitdir")
