@@ -15,6 +15,7 @@ from courtroom.config import AuditConfig
 from courtroom.detectives import REGISTRY, listing
 from courtroom.detectives.base import Case
 from courtroom.detectives.common import SCAN_INCOMPLETE
+from courtroom.errors import EXIT_FAILURE
 from courtroom.models import Evidence, Verdict
 from courtroom.pipeline import audit
 
@@ -24,6 +25,8 @@ VULNERABLE = "import subprocess\nimport sys\n\nsubprocess.run(sys.argv[1], shell
 def _verdict(root: Path, out: Path) -> Verdict:
     outcome = audit(AuditConfig(target=str(root), out_dir=out))
     assert outcome.verdict is not None
+    # The exit status follows the conclusion: 1 for failure, never 0 for a hidden flaw.
+    assert outcome.exit_code == (EXIT_FAILURE if outcome.verdict.conclusion == "failure" else 0)
     return outcome.verdict
 
 

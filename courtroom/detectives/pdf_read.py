@@ -83,8 +83,11 @@ def _child(path: Path, first: int, seconds: float) -> tuple[list[dict[str, Any]]
     # their libraries) before the limits are set. -P: nothing is imported from the cwd.
     cmd = [sys.executable, "-P", pdf_worker.__file__, str(path), str(first), str(MAX_PAGES),
            f"{seconds:.1f}", str(PDF_MEMORY_BYTES)]
-    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError as exc:
+        return [{"problem": f"the PDF parser could not be started ({exc.strerror})"}], None
     limit = None
     try:
         out, _ = proc.communicate(timeout=seconds)

@@ -99,3 +99,10 @@ def test_a_bomb_is_recorded_in_errors_and_the_audit_goes_on(
     assert any(e.detective == "history" for e in evidence)
     assert any(e.detective == "report" and e.goal == "PDF report readable" and e.found
                for e in evidence)
+
+
+def test_a_parser_that_cannot_start_is_a_problem_not_a_crash(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pdf_read.sys, "executable", str(tmp_path / "no-python"))
+    pdf = load_pdf(make_pdf(tmp_path / "r.pdf", ["Some text."]), "r.pdf")
+    assert pdf.problem is not None and pdf.problem.startswith("the PDF parser could not be")
