@@ -41,12 +41,12 @@ PINNED_CONFIG: tuple[tuple[str, str], ...] = (
     ("submodule.recurse", "false"),
 )
 
-#: Sub-commands that only read objects and refs. Anything that refreshes the index or
-#: writes the tree (status, diff, describe --dirty, checkout ...) can run filters and
-#: fsmonitor hooks, so it is refused.
+#: Sub-commands that only read objects and refs. Anything that compares the index with
+#: the working tree (status, diff, ls-files -m, describe --dirty) or writes it (checkout)
+#: can run clean/smudge filters and fsmonitor hooks, so it is refused.
 READ_ONLY = frozenset({
-    "rev-parse", "log", "show", "rev-list", "cat-file", "ls-tree", "ls-files",
-    "for-each-ref", "show-ref", "shortlog", "diff-tree", "merge-base", "count-objects",
+    "rev-parse", "log", "show", "rev-list", "cat-file", "ls-tree", "for-each-ref",
+    "show-ref", "shortlog", "diff-tree", "merge-base", "count-objects",
 })
 #: Flags forced on sub-commands that can render diffs or signatures: external diff and
 #: textconv drivers are programs named by attributes and config.

@@ -46,6 +46,8 @@ ATTACKS = [
            ("log", "-p", "--ext-diff"), attributes="*.py diff=y"),
     Attack("diff.external", {"diff.external": PROGRAM}, ("log", "-p", "--ext-diff")),
     Attack("core.fsmonitor", {"core.fsmonitor": PROGRAM}, ("ls-files",)),
+    Attack("filter.<driver>.clean via ls-files -m", {"filter.m.clean": PROGRAM},
+           ("ls-files", "-m"), attributes="*.py filter=m"),
     Attack("core.pager", {"core.pager": PROGRAM}, ("log",), tty=True),
     Attack("pager.<command>", {"pager.log": PROGRAM}, ("log",), tty=True),
     Attack("filter.<driver>.clean", {"filter.c.clean": PROGRAM}, ("status",),
@@ -124,7 +126,8 @@ def test_whole_audit_and_clone_of_a_hostile_repository(tmp_path: Path) -> None:
 
 
 def test_write_commands_are_refused() -> None:
-    for args in (("status",), ("diff",), ("checkout", "x"), ("fetch",), ("commit",), ()):
+    for args in (("status",), ("diff",), ("checkout", "x"), ("fetch",), ("commit",),
+                 ("ls-files", "-m"), ()):
         with pytest.raises(WorkspaceError):
             git_command(Path("."), *args)
     for bad in ("--textconv", "--filters", "--output=/tmp/x", "--show-signature", "--ext-diff"):
