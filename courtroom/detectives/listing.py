@@ -21,6 +21,8 @@ SKIP_DIRS = frozenset(
     {".venv", "venv", "node_modules", "site-packages", "build", "dist", ".git", "__pycache__",
      ".tox", ".mypy_cache", ".ruff_cache", ".pytest_cache", "env", ".eggs"}
 )
+#: Names of virtualenv folders: skipped only when they are one (they hold pyvenv.cfg).
+VENV_DIRS = frozenset({".venv", "venv", "env"})
 #: What the security scan reads; listed first and capped on their own.
 SOURCE_SUFFIXES = (".py",)
 #: Most source files listed (a repository with more is audited on the first ones only).
@@ -96,8 +98,14 @@ def _ignored(rel: str, patterns: tuple[str, ...]) -> bool:
 
 
 def _keep_dir(dirpath: str, name: str) -> bool:
-    return name not in SKIP_DIRS and not name.endswith(".egg-info") \
-        and not os.path.islink(os.path.join(dirpath, name))
+    full = os.path.join(dirpath, name)
+    if os.path.islink(full) or name.endswith(".egg-info"):
+        return False
+    if name in VENV_DIRS:
+        # A package can be called env/ or venv/: only a real virtualenv is someone else's
+        # code, otherwise a vulnerable module could hide under that name.
+        return not os.path.isfile(os.path.join(full, "pyvenv.cfg"))
+    return name not in SKIP_DIRS
 
 
 class _Walk:

@@ -147,10 +147,19 @@ def test_symlinks_out_of_the_tree_are_not_followed(tmp_path: Path) -> None:
 
 
 def test_vendored_folders_are_skipped(tmp_path: Path) -> None:
-    files = {f"{d}/m.py": "x = 1\n" for d in (".venv", "venv", "node_modules", "build", "dist",
+    files = {f"{d}/m.py": "x = 1\n" for d in ("node_modules", "build", "dist",
                                               "lib/site-packages", "__pycache__")}
-    repo = make_repo(tmp_path / "r", files={**files, "src/app.py": "y = 1\n"})
+    venvs = {f"{d}/pyvenv.cfg": "home = /usr/bin\n" for d in (".venv", "venv", "env")}
+    repo = make_repo(tmp_path / "r", files={**files, **venvs, "venv/lib/m.py": "x = 1\n",
+                                            "src/app.py": "y = 1\n"})
     assert Workspace(repo, "r").files() == ["src/app.py"]
+
+
+def test_a_package_named_like_a_virtualenv_is_read(tmp_path: Path) -> None:
+    # Only a real virtualenv (pyvenv.cfg) is someone else's code; env/ can be a package.
+    repo = make_repo(tmp_path / "r", files={"env/handler.py": "x = 1\n",
+                                            "venv/__init__.py": ""})
+    assert Workspace(repo, "r").files() == ["env/handler.py", "venv/__init__.py"]
 
 
 def test_binary_non_utf8_and_huge_files(tmp_path: Path) -> None:
