@@ -183,7 +183,7 @@ def _audited(config_text: str | None, tmp: Path, **given: Any) -> tuple[set[str]
     config = settle(repo, tmp, target=str(repo), out_dir=tmp / "out", court=False, **given)
     outcome = audit(config)
     assert outcome.verdict is not None
-    with open_workspace(str(repo), skip=config.skips()) as workspace:
+    with open_workspace(str(repo), ignore=config.skips()) as workspace:
         listed = workspace.files()
     located = {e.location.split(":")[0] for e in outcome.verdict.evidences.values()}
     return located, listed
