@@ -14,6 +14,7 @@ from courtroom.models import (
     JUDGES,
     CourtRecord,
     CriterionResult,
+    Direction,
     Evidence,
     HearingRound,
     JudgeName,
@@ -40,8 +41,14 @@ def make_evidence(
     content: str | None = None,
     detective: str = "source",
     rationale: str | None = None,
+    direction: Direction | None = None,
 ) -> Evidence:
-    """One located fact with its derived id."""
+    """One located fact with its derived id.
+
+    Unless told, a found fact supports its criterion, and a missing fact or a security
+    finding counts against it.
+    """
+    adverse = not found or "security" in tags
     return Evidence.make(
         detective=detective,
         goal=goal,
@@ -51,6 +58,7 @@ def make_evidence(
         confidence=confidence,
         content=content,
         tags=tags,
+        direction=direction or ("adverse" if adverse else "supports"),
     )
 
 

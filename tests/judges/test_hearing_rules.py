@@ -21,7 +21,7 @@ from courtroom.trace import Trace
 
 FOUND = make_evidence("Graph fans out", location="src/graph.py:10")
 WEAK = [make_evidence(f"Partly wired node {i}", location=f"src/n{i}.py:1", confidence=0.4)
-        for i in range(3)]
+        for i in range(12)]
 HISTORY = make_evidence("Twelve commits over four days", location="abcdef1",
                         tags=("github_repo", "git"), detective="history")
 SHELL = make_evidence("subprocess with shell=True", location="src/tools.py:7",
