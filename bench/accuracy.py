@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CALIBRATION = ROOT.parent / "shared" / "calibration"
 #: A remediation line shared by this many criteria of one report is boilerplate.
 REPEAT_LIMIT = 3
+NO_REMEDIATION = "No remediation proposed."
 
 
 @dataclass
@@ -80,8 +81,9 @@ def _git(*args: str) -> None:
 
 
 def checkout(bundle: Path, commit: str, dest: Path) -> Path:
-    """Clone a bundle and check out the labelled commit."""
-    _git("clone", "--quiet", "--no-recurse-submodules", str(bundle), str(dest))
+    """Clone a bundle (or reuse a kept clone) and check out the labelled commit."""
+    if not (dest / ".git").is_dir():
+        _git("clone", "--quiet", "--no-recurse-submodules", str(bundle), str(dest))
     _git("-C", str(dest), "checkout", "--quiet", "--detach", commit)
     return dest
 
@@ -117,7 +119,8 @@ def repeated_lines(verdict: Verdict) -> list[tuple[str, int]]:
     seen: Counter[str] = Counter()
     for result in verdict.criteria:
         lines = {re.sub(r"^[-*\s]+", "", line).strip() for line in result.remediation.splitlines()}
-        seen.update(line for line in lines if line)
+        # The chief justice's "nothing proposed" is the absence of advice, not a repeated line.
+        seen.update(line for line in lines if line and line != NO_REMEDIATION)
     return sorted((line, n) for line, n in seen.items() if n >= REPEAT_LIMIT)
 
 

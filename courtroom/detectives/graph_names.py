@@ -1,0 +1,128 @@
+"""Node names in LangGraph wiring: string constants, START/END, and what routers return.
+
+Nothing is imported or executed: names are resolved from literals, module or class string
+constants and plain identifiers, and a router's targets from its return statements.
+"""
+
+from __future__ import annotations
+
+from courtroom.detectives.parsing import (
+    Node,
+    SourceFile,
+    SourceIndex,
+    matches,
+    node_text,
+    string_value,
+)
+
+START, END = "__start__", "__end__"
+
+
+def constants(index: SourceIndex) -> dict[str, str]:
+    """Module-level ``NAME = "text"`` and class-level ``Cls.NAME`` string constants."""
+    table: dict[str, str] = {}
+    for sf in index.files:
+        for caps in matches("constants", sf.root):
+            name = node_text(caps["const.name"][0])
+            value = string_value(sf, caps["const.value"][0])
+            if value is None:
+                continue
+            if "const.class" in caps:
+                table[f"{node_text(caps['const.class'][0])}.{name}"] = value
+            else:
+                table.setdefault(name, value)
+    return table
+
+
+def resolve(sf: SourceFile, node: Node | None, table: dict[str, str]) -> str | None:
+    """A node name from a literal, START/END, a constant or a plain name."""
+    if node is None:
+        return None
+    literal = string_value(sf, node)
+    if literal is not None:
+        return literal
+    text = sf.text(node)
+    if text in ("START", "langgraph.graph.START"):
+        return START
+    if text in ("END", "langgraph.graph.END"):
+        return END
+    if node.type == "attribute":
+        tail = ".".join(text.split(".")[-2:])
+        if tail in table:
+            return table[tail]
+        last = text.split(".")[-1]
+        return table.get(last, last)
+    if node.type == "identifier":
+        return table.get(text, text)
+    return None
+
+
+def router_returns(index: SourceIndex, name: str,
+                    table: dict[str, str]) -> tuple[list[str], bool]:
+    """Targets a router function can return when no path map is given, and whether it
+    returns several at once (a list of node names or of ``Send(...)``: a fan-out)."""
+    for sf in index.files:
+        for caps in matches("functions", sf.root):
+            if node_text(caps["function.name"][0]) != name:
+                continue
+            body = caps["function.body"][0]
+            sends = [resolve(sf, args.named_children[0], table)
+                     for call in descendants(body, "call")
+                     if sf.text(call.child_by_field_name("function")).split(".")[-1] == "Send"
+                     for args in [call.child_by_field_name("arguments")]
+                     if args is not None and args.named_children]
+            if any(sends):
+                return sorted({s for s in sends if s}), True
+            out: list[str] = []
+            many = False
+            for ret in descendants(body, "return_statement"):
+                value = ret.named_children[0] if ret.named_children else None
+                if value is None:
+                    continue
+                items = _listed(sf, body, value)
+                many = many or len(items) > 1
+                out += [r for r in (_constant(sf, v, table) for v in items or [value]) if r]
+            return sorted(set(out)), many
+    return [], False
+
+
+def _listed(sf: SourceFile, body: Node, value: Node) -> list[Node]:
+    """Elements of a returned list literal, or of a list variable built in the function."""
+    if value.type in ("list", "tuple"):
+        return list(value.named_children)
+    if value.type != "identifier":
+        return []
+    var = sf.text(value)
+    out: list[Node] = []
+    for call in descendants(body, "call"):
+        fn = sf.text(call.child_by_field_name("function"))
+        args = call.child_by_field_name("arguments")
+        if fn in (f"{var}.append", f"{var}.extend") and args is not None:
+            for arg in args.named_children:
+                out += list(arg.named_children) if arg.type == "list" else [arg]
+    for assign in descendants(body, "assignment"):
+        left, right = assign.child_by_field_name("left"), assign.child_by_field_name("right")
+        if left is not None and sf.text(left) == var and right is not None \
+                and right.type == "list":
+            out += list(right.named_children)
+    return out
+
+
+def _constant(sf: SourceFile, value: Node, table: dict[str, str]) -> str | None:
+    """A node name from a returned constant; ``return state["next"]`` cannot be resolved."""
+    text = sf.text(value)
+    if string_value(sf, value) is not None or text in table or \
+            ".".join(text.split(".")[-2:]) in table or text in ("END", "START"):
+        return resolve(sf, value, table)
+    return None
+
+
+def descendants(node: Node, kind: str) -> list[Node]:
+    """All descendants of node of one kind."""
+    out, stack = [], [node]
+    while stack:
+        cur = stack.pop()
+        if cur.type == kind:
+            out.append(cur)
+        stack.extend(cur.children)
+    return out
