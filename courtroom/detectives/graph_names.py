@@ -66,11 +66,12 @@ def router_returns(index: SourceIndex, name: str,
             if node_text(caps["function.name"][0]) != name:
                 continue
             body = caps["function.body"][0]
-            sends = [resolve(sf, args.named_children[0], table)
+            sends = [resolve(sf, target, table)
                      for call in descendants(body, "call")
                      if sf.text(call.child_by_field_name("function")).split(".")[-1] == "Send"
                      for args in [call.child_by_field_name("arguments")]
-                     if args is not None and args.named_children]
+                     if args is not None and args.named_children
+                     for target in _loop_values(sf, body, args.named_children[0])]
             if any(sends):
                 return sorted({s for s in sends if s}), True
             out: list[str] = []
@@ -84,6 +85,18 @@ def router_returns(index: SourceIndex, name: str,
                 out += [r for r in (_constant(sf, v, table) for v in items or [value]) if r]
             return sorted(set(out)), many
     return [], False
+
+
+def _loop_values(sf: SourceFile, body: Node, value: Node) -> list[Node]:
+    """A loop variable's literal values (``for j in ("a", "b"): Send(j, ...)``), else value."""
+    if value.type != "identifier":
+        return [value]
+    for loop in descendants(body, "for_statement"):
+        left, right = loop.child_by_field_name("left"), loop.child_by_field_name("right")
+        if left is not None and right is not None and sf.text(left) == sf.text(value) \
+                and right.type in ("tuple", "list"):
+            return list(right.named_children)
+    return [value]
 
 
 def _listed(sf: SourceFile, body: Node, value: Node) -> list[Node]:

@@ -26,7 +26,7 @@ from courtroom.models import Evidence
 
 MAX_ITEMS = 12
 #: A persona prompt shorter than this is a one-line label, not a philosophy to argue from.
-SUBSTANTIVE = 250
+SUBSTANTIVE = 200
 _CJ = re.compile(r"chief|justice|synthes|verdict", re.I)
 
 

@@ -82,7 +82,8 @@ def state_facts(case: Case) -> list[Evidence]:
                 content=clip("\n".join(f"{c.location} {c.name}({c.bases})"
                                        for c in found[:30]), 1500))]
     state = _graph_state(case, found) or next(
-        (c for c in found if "state" in c.name.lower()), None)
+        (c for c in found if "state" in c.name.lower()), None) or next(
+        (c for c in found if "TypedDict" in c.bases), None)
     if state is None:
         out.append(make(name, "Typed graph state", False, found[0].location,
                         "No typed class is the StateGraph's state or is named like a state. "
