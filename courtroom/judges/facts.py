@@ -122,8 +122,10 @@ class Facts:
 
     @property
     def adverse(self) -> list[Evidence]:
-        """Facts that match the failure pattern: a charge for every lens."""
-        return [e for e in self.items if e.direction == "adverse"]
+        """Facts that match the failure pattern: a charge for every lens. A found fact tagged
+        ``security`` is a confirmed finding, adverse by its tag even if a detective left its
+        direction at "context" (fail closed)."""
+        return [e for e in self.items if e.direction == "adverse" or _finding(e)]
 
     @property
     def directed(self) -> list[Evidence]:
@@ -137,7 +139,7 @@ class Facts:
     @property
     def security(self) -> list[Evidence]:
         """Confirmed security findings: found, adverse and tagged ``security``."""
-        return [e for e in self.adverse if e.found and "security" in e.tags]
+        return [e for e in self.adverse if _finding(e)]
 
     @property
     def flaws(self) -> list[Evidence]:
@@ -186,6 +188,11 @@ class Facts:
             if where not in seen:
                 seen.append(where)
         return seen[:limit]
+
+
+def _finding(item: Evidence) -> bool:
+    """A found fact tagged ``security`` that does not say it meets the criterion."""
+    return item.found and "security" in item.tags and item.direction != "supports"
 
 
 def _weight(items: list[Evidence], weak_credit: float = 1.0) -> float:
