@@ -140,8 +140,8 @@ g.add_edge(["prosecutor", "defense", "tech_lead"], "chief_justice")
 
 
 def test_routers_returning_lists_or_sends_fan_out(tmp_path: Path, open_case: OpenCase) -> None:
-    facts = graph_facts((open_case(
-        make_repo(tmp_path / "r", files={"src/graph.py": LIST_ROUTER})).workspace))
+    facts = graph_facts(open_case(
+        make_repo(tmp_path / "r", files={"src/graph.py": LIST_ROUTER})).workspace)
     assert facts.fan_out["dispatch"] == ["doc_detective", "repo_detective"]
     assert facts.fan_out["judges"] == ["defense", "prosecutor", "tech_lead"]
     assert "aggregator" in facts.fan_in
