@@ -72,6 +72,7 @@ def evidence_data(items: list[Evidence]) -> list[dict[str, Any]]:
             "id": e.id,
             "goal": neutralise(e.goal),
             "found": e.found,
+            "direction": e.direction,
             "location": neutralise(e.location),
             "confidence": e.confidence,
             "tags": list(e.tags),

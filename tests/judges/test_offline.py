@@ -191,3 +191,19 @@ def test_the_share_of_aspects_sets_the_score():
 def test_whole_repository_location_reads_as_words():
     item = [ev("StateGraph orchestration", found=False, location=".")]
     assert "the repository" in (opine("TechLead", item).remediation or "")
+
+
+def test_claude_judges_are_shown_the_same_directions():
+    from courtroom.judges.envelope import evidence_data
+
+    shown = evidence_data(mixed_evidence())
+    assert [s["direction"] for s in shown] == [e.direction for e in mixed_evidence()]
+    assert shown[0]["direction"] == "adverse"
+
+
+def test_a_found_security_finding_is_adverse_by_its_tag():
+    finding = ev("Shell string built from the request", location="src/run.py:4",
+                 tags=("security",), direction="context")
+    ops = {p: opine(p, [finding, ev("Argument lists", location="src/a.py:1")]) for p in JUDGES}
+    assert finding.id not in ops["Defense"].cited_evidence
+    assert ops["Prosecutor"].score <= 2 and ops["TechLead"].score <= 3
