@@ -6,6 +6,7 @@ import sys
 import types
 
 from courtroom.judges.base import JudgeRequest
+from courtroom.judges.envelope import evidence_data
 from courtroom.judges.offline import OfflineBackend
 from courtroom.models import JUDGES, NO_EVIDENCE, JudicialOpinion
 
@@ -194,8 +195,6 @@ def test_whole_repository_location_reads_as_words():
 
 
 def test_claude_judges_are_shown_the_same_directions():
-    from courtroom.judges.envelope import evidence_data
-
     shown = evidence_data(mixed_evidence())
     assert [s["direction"] for s in shown] == [e.direction for e in mixed_evidence()]
     assert shown[0]["direction"] == "adverse"
