@@ -192,7 +192,11 @@ def _method_call(sf: SourceFile, caps: dict[str, list[Node]], table: dict[str, s
 
 
 def _derive(facts: GraphFacts) -> None:
-    """Compute fan-out and fan-in points from the unconditional edges."""
+    """Compute fan-out points (several edges taken at once) and fan-in points.
+
+    Parallel branches that each route on to the same node through their own router join
+    there too, unless that node is an error route: a shared error node is not a join.
+    """
     out: dict[str, set[str]] = defaultdict(set)
     into: dict[str, set[str]] = defaultdict(set)
     for e in facts.edges:
@@ -200,6 +204,14 @@ def _derive(facts: GraphFacts) -> None:
             out[e.source].add(e.target)
             into[e.target].add(e.source)
     facts.fan_out = {s: sorted(t - {END}) for s, t in sorted(out.items()) if len(t - {END}) >= 2}
+    siblings = [set(t) for t in facts.fan_out.values()]
+    routed: dict[str, set[str]] = defaultdict(set)
+    for e in facts.routers:
+        if not e.parallel and not ERROR_NAME.search(e.target):
+            routed[e.target].add(e.source)
+    for target, sources in routed.items():
+        if any(len(sources & group) >= 2 for group in siblings):
+            into[target] |= sources
     facts.fan_in = {t: sorted(s - {START}) for t, s in sorted(into.items())
                     if len(s - {START}) >= 2 and t != END}
 

@@ -156,3 +156,36 @@ def test_error_routes_by_role_not_by_name(tmp_path: Path, open_case: OpenCase) -
     assert by_goal(ev, "Conditional edges route errors")[0].direction == "supports"
     assert by_goal(ev, "Detectives run in parallel")[0].direction == "supports"
     assert by_goal(ev, "Judges run in parallel")[0].direction == "supports"
+
+
+ROUTED_JOIN = """from langgraph.graph import END, StateGraph
+
+
+def build():
+    g = StateGraph(dict)
+    for name in ("start", "repo", "docs", "aggregate", "error_node"):
+        g.add_node(name, lambda s: s)
+    g.set_entry_point("start")
+    g.add_edge("start", "repo")
+    g.add_edge("start", "docs")
+
+    def after_repo(state):
+        if state.get("failed"):
+            return "error_node"
+        return "aggregate"
+
+    def after_docs(state):
+        if state.get("failed"):
+            return "error_node"
+        return "aggregate"
+
+    g.add_conditional_edges("repo", after_repo)
+    g.add_conditional_edges("docs", after_docs)
+    g.add_edge("aggregate", END)
+"""
+
+
+def test_branches_routing_to_one_node_join_there(tmp_path: Path, open_case: OpenCase) -> None:
+    facts = graph_facts(open_case(
+        make_repo(tmp_path / "r", files={"src/graph.py": ROUTED_JOIN})).workspace)
+    assert facts.fan_in == {"aggregate": ["docs", "repo"]}  # the error node is no join
