@@ -53,6 +53,15 @@ def test_unbacked_mitigation_moves_nobody() -> None:
     assert revise(request("Prosecutor", pros, [unbacked], [FOUND, MISSING])).score == 1
 
 
+def test_a_mitigation_citing_an_adverse_fact_is_not_backed() -> None:
+    # Found, but pointing against the criterion: citing it backs no mitigation.
+    flaw = make_evidence("Chief justice delegates the verdict to an LLM", found=True,
+                         location="src/justice.py:9", direction="adverse")
+    pros = opinion("Prosecutor", "c", 1, cites=[flaw.id])
+    spin = opinion("Defense", "c", 4, cites=[flaw.id], mitigations=["It decides fast."])
+    assert revise(request("Prosecutor", pros, [spin], [flaw])).score == 1
+
+
 def test_security_charge_lowers_the_defense_to_three() -> None:
     defense = opinion("Defense", "c", 5, cites=[FOUND.id], mitigations=["Works."])
     charge = opinion("Prosecutor", "c", 1, cites=[SHELL.id], charges=["Shell injection."])
