@@ -124,9 +124,10 @@ def repeated_lines(verdict: Verdict) -> list[tuple[str, int]]:
     return sorted((line, n) for line, n in seen.items() if n >= REPEAT_LIMIT)
 
 
-def audit_one(name: str, label: dict[str, object], work: Path, rubric: Path) -> Outcome:
+def audit_one(name: str, label: dict[str, object], work: Path, rubric: Path,
+              calibration: Path = CALIBRATION) -> Outcome:
     """Check out one submission and audit it offline with its PDF."""
-    repo = checkout(CALIBRATION / "submissions" / f"{name}.bundle", str(label["commit"]),
+    repo = checkout(calibration / "submissions" / f"{name}.bundle", str(label["commit"]),
                     work / name)
     pdf = repo / str(label["pdf"])
     config = AuditConfig(target=str(repo), pdf=pdf if pdf.is_file() else None,
@@ -151,10 +152,10 @@ def audit_one(name: str, label: dict[str, object], work: Path, rubric: Path) -> 
     return outcome
 
 
-def check_layouts() -> list[str]:
+def check_layouts(calibration: Path = CALIBRATION) -> list[str]:
     """Each calibration rubric layout loads as it is (one line each)."""
     lines = []
-    for path in sorted(CALIBRATION.glob("rubric_*.json")):
+    for path in sorted(calibration.glob("rubric_*.json")):
         rubric = load_rubric(path)
         lines.append(f"rubric {path.name}: loads, {len(rubric.dimensions)} dimensions, "
                      f"rules {', '.join(rubric.rules_prose) or 'none'}")
@@ -195,15 +196,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rubric", type=Path, default=ROOT / "rubric.json")
     parser.add_argument("--keep", type=Path, help="keep clones and reports in this folder")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--calibration", type=Path, default=CALIBRATION,
+                        help="the calibration folder (labels.json, submissions/)")
     args = parser.parse_args(argv)
-    labels = json.loads((CALIBRATION / "labels.json").read_text(encoding="utf-8"))
+    labels = json.loads((args.calibration / "labels.json").read_text(encoding="utf-8"))
     names = [n for n in sorted(labels) if not args.only or n in args.only]
-    for line in check_layouts():
+    for line in check_layouts(args.calibration):
         print(line)
     with tempfile.TemporaryDirectory(prefix="courtroom-accuracy-") as tmp:
         work = args.keep or Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
-        outcomes = [audit_one(n, labels[n], work, args.rubric) for n in names]
+        outcomes = [audit_one(n, labels[n], work, args.rubric, args.calibration)
+                    for n in names]
     figures = report(outcomes)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
