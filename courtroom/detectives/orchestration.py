@@ -12,7 +12,8 @@ from courtroom.detectives.graph import (
     GraphFacts,
     graph_facts,
 )
-from courtroom.detectives.parsing import source_index
+from courtroom.detectives.graph_checks import broken_imports, dead_ends
+from courtroom.detectives.parsing import SourceIndex, source_index
 from courtroom.detectives.source import no_python
 from courtroom.models import Evidence
 
@@ -47,6 +48,35 @@ def orchestration(case: Case) -> list[Evidence]:
                 (*TAGS, "parallelism"), content=mermaid(facts))]
     out += _parallel(facts, first)
     out += _conditional(facts, first)
+    out += _runnable(index, facts)
+    return out
+
+
+def _runnable(index: SourceIndex, facts: GraphFacts) -> list[Evidence]:
+    """Adverse facts that stop the graph from running: dead ends and broken imports."""
+    tags = (*TAGS, "conditional")
+    dynamic = any(b"Command(" in sf.source and b"goto" in sf.source for sf in index.files)
+    stuck = dead_ends(facts.nodes, [(e.source, e.target) for e in facts.edges], dynamic)
+    out = []
+    if stuck:
+        where = facts.nodes.get(stuck[0], next(iter(facts.nodes.values()), "."))
+        out.append(make(NAME, "Nodes with no way on (dead ends)", True, where,
+                        f"No edge leaves {', '.join(stuck[:6])}: a run that reaches it stops "
+                        "there instead of going on to the synthesis or END. Fix: add an edge "
+                        f"from {stuck[0]} to the next step or to END.", 0.7, tags,
+                        content=", ".join(stuck), direction="adverse"))
+    wiring = sorted({loc.split(":")[0] for loc in facts.nodes.values()})
+    files = [sf for sf in index.files if sf.path in wiring]
+    broken = broken_imports(index, files)
+    if broken:
+        b = broken[0]
+        out.append(make(NAME, "Graph module imports a name its module does not define", True,
+                        b.location, f"{b.name} is imported from {b.module}, which neither "
+                        "defines nor re-exports it: building the graph fails with ImportError. "
+                        f"Fix: import the name {b.module} really defines, or define {b.name} "
+                        "there.", 0.9, tags,
+                        content="\n".join(f"{x.location} {x.module}.{x.name}"
+                                          for x in broken[:10]), direction="adverse"))
     return out
 
 
