@@ -16,6 +16,7 @@ from courtroom.detectives.graph_names import (
     END,
     START,
     constants,
+    loop_values,
     resolve,
     router_returns,
 )
@@ -153,13 +154,11 @@ def _method_call(sf: SourceFile, caps: dict[str, list[Node]], table: dict[str, s
         if name:
             facts.nodes.setdefault(name, where)
     elif method == "add_edge" and len(positional) >= 2:
-        dst = resolve(sf, positional[1], table)
         first = positional[0]
-        sources = ([s for s in (resolve(sf, c, table) for c in first.named_children) if s]
-                   if first.type in ("list", "tuple") else [resolve(sf, first, table)])
-        for src in sources:
-            if src and dst:
-                facts.edges.append(Edge(src, dst, where))
+        firsts = list(first.named_children) if first.type in ("list", "tuple") else [first]
+        tails = [t for c in firsts for v in loop_values(sf, c) if (t := resolve(sf, v, table))]
+        heads = [h for v in loop_values(sf, positional[1]) if (h := resolve(sf, v, table))]
+        facts.edges.extend(Edge(t, h, where) for t in tails for h in heads)
     elif method == "add_conditional_edges" and positional:
         src = resolve(sf, positional[0], table)
         router = positional[1] if len(positional) > 1 else keywords.get("path")
@@ -176,13 +175,13 @@ def _method_call(sf: SourceFile, caps: dict[str, list[Node]], table: dict[str, s
                 facts.edges.append(edge)
                 facts.routers.append(edge)
     elif method == "set_entry_point" and positional:
-        dst = resolve(sf, positional[0], table)
-        if dst:
-            facts.edges.append(Edge(START, dst, where))
+        entry = resolve(sf, positional[0], table)
+        if entry:
+            facts.edges.append(Edge(START, entry, where))
     elif method == "set_finish_point" and positional:
-        src = resolve(sf, positional[0], table)
-        if src:
-            facts.edges.append(Edge(src, END, where))
+        finish = resolve(sf, positional[0], table)
+        if finish:
+            facts.edges.append(Edge(finish, END, where))
     elif method == "add_sequence" and positional and positional[0].type == "list":
         names = [resolve(sf, c, table) for c in positional[0].named_children]
         chain = [n for n in names if n]

@@ -71,7 +71,7 @@ def router_returns(index: SourceIndex, name: str,
                      if sf.text(call.child_by_field_name("function")).split(".")[-1] == "Send"
                      for args in [call.child_by_field_name("arguments")]
                      if args is not None and args.named_children
-                     for target in _loop_values(sf, body, args.named_children[0])]
+                     for target in loop_values(sf, args.named_children[0], body)]
             if any(sends):
                 return sorted({s for s in sends if s}), True
             out: list[str] = []
@@ -87,15 +87,28 @@ def router_returns(index: SourceIndex, name: str,
     return [], False
 
 
-def _loop_values(sf: SourceFile, body: Node, value: Node) -> list[Node]:
-    """A loop variable's literal values (``for j in ("a", "b"): Send(j, ...)``), else value."""
+def loop_values(sf: SourceFile, value: Node, body: Node | None = None) -> list[Node]:
+    """What a name stands for when it is the variable of an enclosing ``for`` loop over a
+    literal list or over a list variable built in the same function (``for j in ("a",
+    "b"): Send(j, ...)``); otherwise the node itself."""
     if value.type != "identifier":
         return [value]
-    for loop in descendants(body, "for_statement"):
+    loops = descendants(body, "for_statement") if body is not None else []
+    parent = value.parent
+    while parent is not None:
+        if parent.type == "for_statement":
+            loops.append(parent)
+        if parent.type == "function_definition" and body is None:
+            body = parent.child_by_field_name("body")
+        parent = parent.parent
+    for loop in loops:
         left, right = loop.child_by_field_name("left"), loop.child_by_field_name("right")
-        if left is not None and right is not None and sf.text(left) == sf.text(value) \
-                and right.type in ("tuple", "list"):
+        if left is None or right is None or sf.text(left) != sf.text(value):
+            continue
+        if right.type in ("tuple", "list"):
             return list(right.named_children)
+        if right.type == "identifier" and body is not None:
+            return _listed(sf, body, right) or [value]
     return [value]
 
 
