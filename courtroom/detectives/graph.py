@@ -150,9 +150,10 @@ def _method_call(sf: SourceFile, caps: dict[str, list[Node]], table: dict[str, s
     where = sf.loc(node)
     positional, keywords = call_arguments(caps["call.args"][0])
     if method == "add_node" and positional:
-        name = resolve(sf, positional[0], table)
-        if name:
-            facts.nodes.setdefault(name, where)
+        for value in loop_values(sf, positional[0]):
+            name = resolve(sf, value, table)
+            if name:
+                facts.nodes.setdefault(name, where)
     elif method == "add_edge" and len(positional) >= 2:
         first = positional[0]
         firsts = list(first.named_children) if first.type in ("list", "tuple") else [first]

@@ -26,8 +26,10 @@ class BrokenImport:
 
 def dead_ends(nodes: dict[str, str], edges: list[tuple[str, str]],
               dynamic: bool) -> list[str]:
-    """Nodes that no edge leaves (the run stops there); none when nodes route by Command."""
-    if dynamic:
+    """Nodes that no edge leaves (the run stops there). None are claimed when nodes route
+    by ``Command`` or when an edge names a node that was never added (wiring not resolved)."""
+    known = set(nodes) | {START, END}
+    if dynamic or any(n not in known for edge in edges for n in edge):
         return []
     leaving = {src for src, _dst in edges}
     named = set(nodes) | {dst for _src, dst in edges}

@@ -189,3 +189,45 @@ def test_branches_routing_to_one_node_join_there(tmp_path: Path, open_case: Open
     facts = graph_facts(open_case(
         make_repo(tmp_path / "r", files={"src/graph.py": ROUTED_JOIN})).workspace)
     assert facts.fan_in == {"aggregate": ["docs", "repo"]}  # the error node is no join
+
+
+LOOPED = """from langgraph.graph import END, StateGraph
+from src.nodes import repo_node, vision_node
+
+
+def build(with_vision: bool):
+    g = StateGraph(dict)
+    detectives = ["repo", "docs"]
+    if with_vision:
+        detectives.append("vision")
+    for name in ("start", "repo", "docs", "vision", "aggregate", "error_node"):
+        g.add_node(name, lambda s: s)
+    g.set_entry_point("start")
+    for node in detectives:
+        g.add_edge("start", node)
+    for node in detectives:
+        g.add_edge(node, "aggregate")
+    g.add_conditional_edges("aggregate", lambda s: "error_node" if s else END,
+                            {"error_node": "error_node", END: END})
+"""
+NODES_MODULE = "def repo_node(state):\n    return state\n"
+
+
+def test_loop_edges_dead_ends_and_broken_imports(tmp_path: Path, open_case: OpenCase) -> None:
+    files = {"src/graph.py": LOOPED, "src/nodes.py": NODES_MODULE, "src/__init__.py": ""}
+    case = open_case(make_repo(tmp_path / "r", files=files))
+    facts = graph_facts(case.workspace)
+    assert facts.fan_out["start"] == ["docs", "repo", "vision"]
+    assert facts.fan_in["aggregate"] == ["docs", "repo", "vision"]
+    ev = orchestration(case)
+    stuck = by_goal(ev, "Nodes with no way on")[0]
+    assert stuck.direction == "adverse" and stuck.content == "error_node"
+    broken = by_goal(ev, "Graph module imports a name")[0]
+    assert broken.direction == "adverse" and broken.location == "src/graph.py:2"
+    assert "vision_node" in broken.rationale and "repo_node" not in (broken.content or "")
+
+
+def test_a_clean_graph_has_no_runnability_charges(tmp_path: Path, open_case: OpenCase) -> None:
+    ev = orchestration(open_case(exemplary_submission(tmp_path / "r")))
+    assert not by_goal(ev, "Nodes with no way on")
+    assert not by_goal(ev, "Graph module imports a name")
