@@ -144,16 +144,16 @@ def _bulk_fact(commits: list[CommitInfo], head: str) -> Evidence:
     b = bulk(commits)
     span = (commits[-1].when - commits[0].when).total_seconds() / 60
     top = b.largest.lines if b.largest else 0
-    measure = (f"{b.total} source lines added over {len(commits)} commits; {b.rapid} of them "
-               f"in commits made under {RAPID_SECONDS} s after the previous one, {top} in the "
-               "largest single commit")
+    measure = (f"{b.rapid} of {b.total} source lines came in commits made under "
+               f"{RAPID_SECONDS} s after the previous one and {top} in the largest single "
+               f"commit, over {len(commits)} commits")
     if len(commits) <= 2 or span <= BULK_MINUTES or b.found:
         where = b.largest.sha if b.largest and top >= ONE_COMMIT_SHARE * b.total else head
         return make(NAME, "Bulk upload: most of the code arrived at once", True, where,
-                    f"{measure}; the whole history spans {span:.0f} minutes. Code that lands "
-                    "seconds apart or in one commit was written elsewhere and pasted in. "
-                    "Fix: commit each layer as it is built, with a message saying what "
-                    "changed.", 0.85, TAGS, direction="adverse")
+                    f"Code arrived in bulk: {measure}; the whole history spans {span:.0f} "
+                    "minutes. Code that lands seconds apart or in one commit was written "
+                    "elsewhere and pasted in. Fix: commit each layer as it is built, with a "
+                    "message saying what changed.", 0.85, TAGS, direction="adverse")
     return make(NAME, "Code arrived in steps (no bulk upload)", True, head,
                 f"{measure}: under {RAPID_SHARE:.0%} rapid-fire and under "
                 f"{ONE_COMMIT_SHARE:.0%} in one commit.", 0.85, TAGS, direction="supports")
@@ -175,10 +175,12 @@ def _progression_fact(commits: list[CommitInfo], head: str) -> Evidence:
         return make(NAME, goal, True, where, f"Tools were built before the graph, at least "
                     f"{STEP_MINUTES} minutes apart: {stages}.", 0.75, TAGS,
                     content=stages, direction="supports")
-    return make(NAME, goal, False, where, f"The layers did not arrive in order, or arrived "
-                f"within {STEP_MINUTES} minutes of each other: {stages}. Fix: build and "
-                "commit the tools before wiring the graph that uses them.", 0.7, TAGS,
-                content=stages, direction="adverse")
+    tools, graph = (commits[first[k]] for k in ("tools", "graph"))
+    return make(NAME, goal, False, where, f"The graph's files were written before, or within "
+                f"{STEP_MINUTES} minutes of, the tools' files (tools from {tools.sha[:7]} at "
+                f"{tools.when:%Y-%m-%d %H:%M}, graph from {graph.sha[:7]} at "
+                f"{graph.when:%Y-%m-%d %H:%M}). Fix: build and commit the tools before wiring "
+                "the graph that uses them.", 0.7, TAGS, content=stages, direction="adverse")
 
 
 @detective(NAME)

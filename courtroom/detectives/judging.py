@@ -27,7 +27,9 @@ from courtroom.models import Evidence
 MAX_ITEMS = 12
 #: A persona prompt shorter than this is a one-line label, not a philosophy to argue from.
 SUBSTANTIVE = 200
-_CJ = re.compile(r"chief|justice|synthes|verdict", re.I)
+#: A function is the chief justice when it lives in a chief-justice module or is named so;
+#: a tool that *checks* synthesis elsewhere (check_synthesis_rules) is not one.
+_CJ = re.compile(r"chief|justice", re.I)
 
 
 @detective("structured_output")
@@ -144,8 +146,9 @@ def chief_justice(case: Case) -> list[Evidence]:
     name, tags = "synthesis", (REPO, "synthesis")
     if not index.files:
         return [no_python(name, "Chief justice synthesis code", index, ("synthesis",))]
+    homes = {sf.path for sf in justice_files(index)}
     facts = [f for f in synthesis_functions(index)
-             if _CJ.search(f.name) or _CJ.search(f.location.split(":")[0])]
+             if _CJ.search(f.name) or f.location.split(":")[0] in homes]
     if not facts:
         return [make(name, "Chief justice synthesis code", False, ".",
                      "No function or module named like a chief justice, synthesis or verdict. "
@@ -166,7 +169,7 @@ def chief_justice(case: Case) -> list[Evidence]:
                     f"{len(facts)} chief-justice function(s), none calling a model; "
                     f"{top.name} has {top.branches} branches.", 0.85, tags, content=listing,
                     direction="supports")]
-    files = justice_files(index)
+    files = sorted(justice_files(index), key=lambda sf: -len(sf.source))
     home = f"{files[0].path}:1" if files else facts[0].location
     for rule, hit in synthesis_rules(index).items():
         goal = f"Chief justice rule: {rule}"

@@ -162,8 +162,9 @@ def structured_calls(index: SourceIndex) -> list[CallFact]:
 
 def _retried(index: SourceIndex, sf: SourceFile, node: Node) -> bool:
     """Retry handling around a call: in its function (body or decorators such as tenacity's
-    ``@retry``), in a function that calls that one (a retry loop in the caller), or a
-    LangGraph ``RetryPolicy`` on the graph's nodes."""
+    ``@retry``), in its module (a retry helper the model call is passed through), in a
+    function that calls that one (a retry loop in the caller), or a LangGraph
+    ``RetryPolicy`` on the graph's nodes."""
     scope: Node | None = node
     while scope is not None and scope.type not in ("function_definition", "decorated_definition"):
         scope = scope.parent
@@ -172,7 +173,7 @@ def _retried(index: SourceIndex, sf: SourceFile, node: Node) -> bool:
     parent = scope.parent
     if parent is not None and parent.type == "decorated_definition":
         scope = parent
-    if RETRY.search(sf.text(scope)):
+    if RETRY.search(sf.text(scope)) or RETRY.search(sf.source.decode("utf-8", "replace")):
         return True
     if any(b"RetryPolicy" in f.source for f in index.files):
         return True

@@ -66,7 +66,7 @@ def test_rapid_fire_per_file_commits_are_bulk(tmp_path: Path, open_case: OpenCas
     later = [Commit(f"fix {d}", {"src/m0.py": _module(121 + d)},
                     date=f"2026-02-0{d + 2}T10:00:00+00:00") for d in range(3)]
     bulk = by_goal(history(open_case(make_repo(tmp_path / "r", burst + later))), "Bulk")[0]
-    assert bulk.direction == "adverse" and "840 of them in commits made under 120 s" in \
+    assert bulk.direction == "adverse" and "840 of 963 source lines came in commits made" in \
         bulk.rationale
 
 
