@@ -17,6 +17,8 @@ from courtroom.rubric import DEFAULT_KEYWORDS
 
 #: Below this confidence a supporting fact counts as unverified.
 WEAK = 0.6
+#: Most charges one adverse goal brings, however many places it was found in.
+CHARGES_PER_GOAL = 3
 _SHA = re.compile(r"^[0-9a-f]{7,40}$")
 _PAGE = re.compile(r"^pdf:page\s*(\d+)", re.IGNORECASE)
 _HISTORY_TAGS = {"git", "history"}
@@ -165,12 +167,14 @@ class Facts:
     def share(self, weak_credit: float = 1.0) -> float | None:
         """Share of the criterion's weighed aspects that hold (None: nothing directed).
 
-        Each distinct goal counts once, at its highest confidence: twelve typed classes do
-        not outweigh the one missing reducer, since a criterion is judged on how many of
-        its aspects hold. Unverified (low-confidence) support earns ``weak_credit`` of its
-        weight as credit but stays whole in the total: a sceptic gives it nothing.
+        Credit counts each distinct goal once, at its highest confidence: twelve typed
+        classes do not outweigh the one missing reducer, since a criterion is judged on how
+        many of its aspects hold. Charges count each adverse fact (up to CHARGES_PER_GOAL of
+        one goal): two false quotations are two charges. Unverified (low-confidence)
+        support earns ``weak_credit`` of its weight as credit but stays whole in the total:
+        a sceptic gives it nothing.
         """
-        credit, charge = _weight(self.supports), _weight(self.adverse)
+        credit, charge = _weight(self.supports), _weight(self.adverse, per_goal=CHARGES_PER_GOAL)
         if not credit + charge:
             return None
         return _weight(self.supports, weak_credit) / (credit + charge)
@@ -195,13 +199,17 @@ def _finding(item: Evidence) -> bool:
     return item.found and "security" in item.tags and item.direction != "supports"
 
 
-def _weight(items: list[Evidence], weak_credit: float = 1.0) -> float:
-    """Sum over distinct goals of the highest confidence each was stated with; a goal
-    stated only below WEAK confidence counts ``weak_credit`` of that."""
+def _weight(items: list[Evidence], weak_credit: float = 1.0, per_goal: int = 1) -> float:
+    """Sum over distinct goals of the highest confidence each was stated with, times the
+    number of its items up to ``per_goal``; a goal stated only below WEAK confidence
+    counts ``weak_credit`` of that."""
     best: dict[str, float] = {}
+    count: dict[str, int] = {}
     for e in items:
         best[e.goal] = max(best.get(e.goal, 0.0), e.confidence)
-    return sum(c if c >= WEAK else c * weak_credit for c in best.values())
+        count[e.goal] = count.get(e.goal, 0) + 1
+    return sum((c if c >= WEAK else c * weak_credit) * min(count[g], per_goal)
+               for g, c in best.items())
 
 
 def ids(items: list[Evidence], limit: int = 8) -> list[str]:

@@ -206,3 +206,14 @@ def test_a_found_security_finding_is_adverse_by_its_tag():
     ops = {p: opine(p, [finding, ev("Argument lists", location="src/a.py:1")]) for p in JUDGES}
     assert finding.id not in ops["Defense"].cited_evidence
     assert ops["Prosecutor"].score <= 2 and ops["TechLead"].score <= 3
+
+
+def test_each_adverse_fact_is_its_own_charge_but_credit_counts_once():
+    quotes = [ev("Report quotes code text that is not in the repository",
+                 location=f"pdf:page {p}", tags=("claims",), direction="adverse")
+              for p in (2, 4)]
+    held = [ev(f"Claim {i} checked against the code", location="pdf:page 1",
+               tags=("claims",)) for i in range(7)]
+    # 7 aspects hold and 2 false quotations: a share of 7 / 9, not 7 / 8.
+    assert opine("TechLead", held + quotes).score == 4
+    assert opine("TechLead", held + quotes[:1]).score == 5
