@@ -50,6 +50,8 @@ class Edge:
     label: str = ""
     #: The router returns several targets at once (a list or Send calls): they run in parallel.
     parallel: bool = False
+    #: Part of a list join, ``add_edge([a, b], c)``: c waits for all of them.
+    joined: bool = False
 
 
 @dataclass
@@ -159,20 +161,21 @@ def _method_call(sf: SourceFile, caps: dict[str, list[Node]], table: dict[str, s
         firsts = list(first.named_children) if first.type in ("list", "tuple") else [first]
         tails = [t for c in firsts for v in loop_values(sf, c) if (t := resolve(sf, v, table))]
         heads = [h for v in loop_values(sf, positional[1]) if (h := resolve(sf, v, table))]
-        facts.edges.extend(Edge(t, h, where) for t in tails for h in heads)
+        joined = first.type in ("list", "tuple") and len(tails) > 1
+        facts.edges.extend(Edge(t, h, where, joined=joined) for t in tails for h in heads)
     elif method == "add_conditional_edges" and positional:
         src = resolve(sf, positional[0], table)
         router = positional[1] if len(positional) > 1 else keywords.get("path")
         path_map = positional[2] if len(positional) > 2 else keywords.get("path_map")
         pairs = _targets(sf, path_map, table)
         router_name = sf.text(router).split(".")[-1] if router is not None else ""
-        many = False
+        many: set[str] = set()
         if router is not None and router.type in ("identifier", "attribute"):
             targets, many = router_returns(index, router_name, table)
             pairs = pairs or [(t, t) for t in targets]
         for label, dst in pairs:
             if src:
-                edge = Edge(src, dst, where, True, f"{router_name}:{label}", many)
+                edge = Edge(src, dst, where, True, f"{router_name}:{label}", dst in many)
                 facts.edges.append(edge)
                 facts.routers.append(edge)
     elif method == "set_entry_point" and positional:

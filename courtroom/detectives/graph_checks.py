@@ -36,6 +36,34 @@ def dead_ends(nodes: dict[str, str], edges: list[tuple[str, str]],
     return sorted(n for n in named - leaving if n not in (END, START))
 
 
+def uneven_joins(edges: list[tuple[str, str, bool]], fan_in: dict[str, list[str]],
+                 branches: set[str]) -> dict[str, dict[str, int]]:
+    """Joins reached by separate edges from parallel branches of different depth: the join
+    node runs once per arrival instead of once, since only a list join waits for them all.
+
+    ``edges`` are (source, target, joined); ``branches`` the nodes a fan-out starts (and
+    what follows them); depth is the fewest hops from START.
+    """
+    depth = {START: 0}
+    frontier = [START]
+    while frontier:
+        nxt = []
+        for node in frontier:
+            for src, dst, _joined in edges:
+                if src == node and dst not in depth:
+                    depth[dst] = depth[node] + 1
+                    nxt.append(dst)
+        frontier = nxt
+    out: dict[str, dict[str, int]] = {}
+    for target, sources in fan_in.items():
+        separate = {src for src, dst, joined in edges if dst == target and not joined}
+        depths = {src: depth[src] for src in sources
+                  if src in separate and src in depth and src in branches}
+        if len(set(depths.values())) > 1:
+            out[target] = depths
+    return out
+
+
 def _module_file(index: SourceIndex, sf: SourceFile, module: str) -> SourceFile | None:
     """The repository file a ``from X import`` names (absolute or relative), if any."""
     by_path = {f.path: f for f in index.files}

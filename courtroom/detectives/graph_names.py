@@ -57,34 +57,54 @@ def resolve(sf: SourceFile, node: Node | None, table: dict[str, str]) -> str | N
     return None
 
 
-def router_returns(index: SourceIndex, name: str,
-                    table: dict[str, str]) -> tuple[list[str], bool]:
-    """Targets a router function can return when no path map is given, and whether it
-    returns several at once (a list of node names or of ``Send(...)``: a fan-out)."""
+def router_returns(index: SourceIndex, name: str, table: dict[str, str],
+                   depth: int = 0) -> tuple[list[str], set[str]]:
+    """Targets a router function can return when no path map is given, and those it
+    returns several at once (a list of node names or ``Send(...)`` calls: a fan-out).
+    A router that returns what another router function returns inherits its targets."""
+    if depth > 3:
+        return [], set()
     for sf in index.files:
         for caps in matches("functions", sf.root):
             if node_text(caps["function.name"][0]) != name:
                 continue
             body = caps["function.body"][0]
-            sends = [resolve(sf, target, table)
-                     for call in descendants(body, "call")
+            sends = {s for call in descendants(body, "call")
                      if sf.text(call.child_by_field_name("function")).split(".")[-1] == "Send"
                      for args in [call.child_by_field_name("arguments")]
                      if args is not None and args.named_children
-                     for target in loop_values(sf, args.named_children[0], body)]
-            if any(sends):
-                return sorted({s for s in sends if s}), True
-            out: list[str] = []
-            many = False
+                     for target in loop_values(sf, args.named_children[0], body)
+                     if (s := resolve(sf, target, table))}
+            out, many = set(sends), set(sends)
             for ret in descendants(body, "return_statement"):
                 value = ret.named_children[0] if ret.named_children else None
-                if value is None:
+                callee = _delegate(sf, body, value) if value is not None else None
+                if callee and callee != name:
+                    sub, sub_many = router_returns(index, callee, table, depth + 1)
+                    out |= set(sub)
+                    many |= sub_many
+                    continue
+                if value is None or sends:
                     continue
                 items = _listed(sf, body, value)
-                many = many or len(items) > 1
-                out += [r for r in (_constant(sf, v, table) for v in items or [value]) if r]
-            return sorted(set(out)), many
-    return [], False
+                found = {r for r in (_constant(sf, v, table) for v in items or [value]) if r}
+                out |= found
+                many |= found if len(items) > 1 else set()
+            return sorted(out), many
+    return [], set()
+
+
+def _delegate(sf: SourceFile, body: Node, value: Node) -> str | None:
+    """The function whose result a return hands on: ``return f(s)`` or ``x = f(s); return x``."""
+    call = value if value.type == "call" else None
+    if value.type == "identifier":
+        for assign in descendants(body, "assignment"):
+            left, right = assign.child_by_field_name("left"), assign.child_by_field_name("right")
+            if left is not None and right is not None and sf.text(left) == sf.text(value) \
+                    and right.type == "call":
+                call = right
+    fn = call.child_by_field_name("function") if call is not None else None
+    return sf.text(fn).split(".")[-1] if fn is not None else None
 
 
 def loop_values(sf: SourceFile, value: Node, body: Node | None = None) -> list[Node]:

@@ -12,7 +12,7 @@ from courtroom.detectives.graph import (
     GraphFacts,
     graph_facts,
 )
-from courtroom.detectives.graph_checks import broken_imports, dead_ends
+from courtroom.detectives.graph_checks import broken_imports, dead_ends, uneven_joins
 from courtroom.detectives.parsing import SourceIndex, source_index
 from courtroom.detectives.source import no_python
 from courtroom.models import Evidence
@@ -52,6 +52,20 @@ def orchestration(case: Case) -> list[Evidence]:
     return out
 
 
+def _branch_nodes(facts: GraphFacts) -> set[str]:
+    """Nodes on parallel branches: fan-out targets and the plain chains after them."""
+    seen = {t for targets in facts.fan_out.values() for t in targets}
+    grow = list(seen)
+    while grow:
+        node = grow.pop()
+        for e in facts.edges:
+            if e.source == node and e.target not in seen and e.target not in facts.fan_in \
+                    and (not e.conditional or e.parallel):
+                seen.add(e.target)
+                grow.append(e.target)
+    return seen
+
+
 def _runnable(index: SourceIndex, facts: GraphFacts) -> list[Evidence]:
     """Adverse facts that stop the graph from running: dead ends and broken imports."""
     tags = (*TAGS, "conditional")
@@ -65,6 +79,16 @@ def _runnable(index: SourceIndex, facts: GraphFacts) -> list[Evidence]:
                         "there instead of going on to the synthesis or END. Fix: add an edge "
                         f"from {stuck[0]} to the next step or to END.", 0.7, tags,
                         content=", ".join(stuck), direction="adverse"))
+    uneven = uneven_joins([(e.source, e.target, e.joined) for e in facts.edges], facts.fan_in,
+                          _branch_nodes(facts))
+    for target, depths in list(uneven.items())[:3]:
+        branches = ", ".join(f"{src} ({hops} hops)" for src, hops in sorted(depths.items()))
+        out.append(make(NAME, "Join reached by separate edges from uneven branches", True,
+                        facts.nodes.get(target, next(iter(facts.nodes.values()), ".")),
+                        f"{target} is reached by separate edges from branches of different "
+                        f"length ({branches}), so it runs once per arrival instead of once. "
+                        f"Fix: join them with one list edge, add_edge([...], \"{target}\"), "
+                        "or even out the branches.", 0.7, tags, direction="adverse"))
     wiring = sorted({loc.split(":")[0] for loc in facts.nodes.values()})
     files = [sf for sf in index.files if sf.path in wiring]
     broken = broken_imports(index, files)

@@ -231,3 +231,52 @@ def test_a_clean_graph_has_no_runnability_charges(tmp_path: Path, open_case: Ope
     ev = orchestration(open_case(exemplary_submission(tmp_path / "r")))
     assert not by_goal(ev, "Nodes with no way on")
     assert not by_goal(ev, "Graph module imports a name")
+
+
+UNEVEN = """from langgraph.graph import END, START, StateGraph
+from langgraph.types import Send
+
+
+def detectives(state):
+    sends = [Send("repo", state)]
+    if state.get("pdf"):
+        sends.append(Send("pdf_prep", state))
+    return sends
+
+
+def start_route(state):
+    if not state.get("url"):
+        return "no_input"
+    out = detectives(state)
+    return out
+
+
+g = StateGraph(dict)
+g.add_edge(START, "context")
+g.add_conditional_edges("context", start_route)
+g.add_edge("pdf_prep", "doc")
+g.add_edge("pdf_prep", "vision")
+g.add_edge("repo", "aggregate")
+g.add_edge("doc", "aggregate")
+g.add_edge("vision", "aggregate")
+g.add_edge("no_input", "aggregate")
+g.add_edge("aggregate", END)
+"""
+
+
+def test_delegating_router_and_uneven_join(tmp_path: Path, open_case: OpenCase) -> None:
+    case = open_case(make_repo(tmp_path / "r", files={"src/graph.py": UNEVEN}))
+    facts = graph_facts(case.workspace)
+    # The router hands on what another router returns: a Send fan-out.
+    assert facts.fan_out["context"] == ["pdf_prep", "repo"]
+    uneven = by_goal(orchestration(case), "Join reached by separate edges")[0]
+    assert uneven.direction == "adverse" and "repo (2 hops)" in uneven.rationale
+    assert "vision (3 hops)" in uneven.rationale and "no_input" not in uneven.rationale
+
+
+def test_list_join_waits_for_all_branches(tmp_path: Path, open_case: OpenCase) -> None:
+    joined = UNEVEN.replace('g.add_edge("repo", "aggregate")\ng.add_edge("doc", "aggregate")\n'
+                            'g.add_edge("vision", "aggregate")',
+                            'g.add_edge(["repo", "doc", "vision"], "aggregate")')
+    case = open_case(make_repo(tmp_path / "r", files={"src/graph.py": joined}))
+    assert not by_goal(orchestration(case), "Join reached by separate edges")
