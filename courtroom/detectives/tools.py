@@ -104,9 +104,10 @@ def _clones(sf: SourceFile) -> bool:
 
 
 def _aspect(goal: str, ok: bool, where: str, held: str, failed: str, conf: float = 0.8,
-            content: str | None = None) -> Evidence:
-    """One clone aspect: it holds (supports) or it does not (adverse, with its fix)."""
-    return make(NAME, goal, True, where, held if ok else failed, conf,
+            content: str | None = None, seen: bool = False) -> Evidence:
+    """One clone aspect: it holds (supports) or it does not (adverse, with its fix).
+    ``seen``: the failure is a defect found in the code, not a missing safeguard."""
+    return make(NAME, goal, ok or seen, where, held if ok else failed, conf,
                 TAGS if ok else (*TAGS, "missing"), content=content,
                 direction="supports" if ok else "adverse")
 
@@ -128,7 +129,7 @@ def _sandbox(texts: dict[str, str], calls: list[tuple[SourceFile, ToolCall]],
         return _aspect(goal, False, c.location, "", f"{c.kind} creates the clone directory "
                        "but nothing in that file removes it, so every audit leaves a copy "
                        "behind. Fix: use tempfile.TemporaryDirectory() as a context manager.",
-                       content=c.excerpt)
+                       content=c.excerpt, seen=True)
     return _aspect(goal, False, where, "", "No tempfile-based isolation for the clone. Fix: "
                    "clone into tempfile.TemporaryDirectory().")
 
@@ -165,7 +166,7 @@ def tools(case: Case) -> list[Evidence]:
                        "shell=True or os.system.",
                        f"{unsafe[0].kind if unsafe else ''}: a shell string can be injected "
                        "into. Fix: pass an argument list and drop shell=True / os.system.",
-                       content=unsafe[0].excerpt if unsafe else None))
+                       content=unsafe[0].excerpt if unsafe else None, seen=bool(unsafe)))
     text = "\n".join(texts.values())
     out.append(_aspect("Command failures checked", bool(_CHECKED.search(text)), where,
                        "The clone code checks failures (check=True, returncode or an except "

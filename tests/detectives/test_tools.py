@@ -53,6 +53,8 @@ def test_commands_built_as_list_calls_or_list_variables(tmp_path: Path,
     assert "TemporaryDirectory" in sandbox.rationale.split("Fix:")[1]
     assert ways["Clone URL validated before use"] == "adverse"
     assert ways["Authentication failures reported"] == "adverse"
+    # A missing safeguard is not found; the leaking mkdtemp is a defect that was found.
+    assert not by_goal(ev, "Clone URL validated")[0].found and sandbox.found
 
 
 def test_shell_strings_are_adverse(tmp_path: Path, open_case: OpenCase) -> None:
