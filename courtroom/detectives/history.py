@@ -25,6 +25,9 @@ MAX_COMMITS = 2000
 BULK_MINUTES = 15
 #: A commit this soon after the previous one was not written in between.
 RAPID_SECONDS = 120
+#: A run of this many commits, each that soon after the last, is a burst (splitting one
+#: piece of work into two or three commits at once is not).
+BURST_COMMITS = 4
 #: Share of all added source lines that, arriving in rapid-fire commits, makes a bulk upload.
 RAPID_SHARE = 0.25
 #: Share of all added source lines that, arriving in one commit, makes a bulk upload.
@@ -96,7 +99,7 @@ class Bulk:
     """How much of the code arrived at once."""
 
     total: int  # source lines added over the whole history
-    rapid: int  # of which in commits made within RAPID_SECONDS of the previous one
+    rapid: int  # of which in bursts: BURST_COMMITS+ commits each within RAPID_SECONDS
     largest: CommitInfo | None  # the commit adding the most source lines
 
     @property
@@ -110,8 +113,13 @@ class Bulk:
 def bulk(commits: list[CommitInfo]) -> Bulk:
     """Measure bulk arrival over the work commits (merges add nothing of their own)."""
     work = [c for c in commits if c.parents <= 1]
-    rapid = sum(b.lines for a, b in itertools.pairwise(work)
-                if (b.when - a.when).total_seconds() < RAPID_SECONDS)
+    runs: list[list[CommitInfo]] = [[c] for c in work[:1]]
+    for a, b in itertools.pairwise(work):
+        if (b.when - a.when).total_seconds() < RAPID_SECONDS:
+            runs[-1].append(b)
+        else:
+            runs.append([b])
+    rapid = sum(c.lines for run in runs if len(run) >= BURST_COMMITS for c in run)
     largest = max(work, key=lambda c: c.lines, default=None)
     return Bulk(sum(c.lines for c in work), rapid, largest)
 
@@ -144,8 +152,8 @@ def _bulk_fact(commits: list[CommitInfo], head: str) -> Evidence:
     b = bulk(commits)
     span = (commits[-1].when - commits[0].when).total_seconds() / 60
     top = b.largest.lines if b.largest else 0
-    measure = (f"{b.rapid} of {b.total} source lines came in commits made under "
-               f"{RAPID_SECONDS} s after the previous one and {top} in the largest single "
+    measure = (f"{b.rapid} of {b.total} source lines came in bursts of {BURST_COMMITS}+ "
+               f"commits made under {RAPID_SECONDS} s apart and {top} in the largest single "
                f"commit, over {len(commits)} commits")
     if len(commits) <= 2 or span <= BULK_MINUTES or b.found:
         where = b.largest.sha if b.largest and top >= ONE_COMMIT_SHARE * b.total else head

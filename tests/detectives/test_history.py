@@ -66,8 +66,18 @@ def test_rapid_fire_per_file_commits_are_bulk(tmp_path: Path, open_case: OpenCas
     later = [Commit(f"fix {d}", {"src/m0.py": _module(121 + d)},
                     date=f"2026-02-0{d + 2}T10:00:00+00:00") for d in range(3)]
     bulk = by_goal(history(open_case(make_repo(tmp_path / "r", burst + later))), "Bulk")[0]
-    assert bulk.direction == "adverse" and "840 of 963 source lines came in commits made" in \
+    assert bulk.direction == "adverse" and "960 of 963 source lines came in bursts" in \
         bulk.rationale
+
+
+def test_work_split_into_a_few_quick_commits_is_not_bulk(tmp_path: Path,
+                                                         open_case: OpenCase) -> None:
+    # Each session's work committed as three atomic commits a minute apart.
+    commits = [Commit(f"step {d}.{i}", {f"src/m{d}_{i}.py": _module(60)},
+                      date=f"2026-02-0{d + 1}T10:0{i}:00+00:00")
+               for d in range(4) for i in range(3)]
+    ev = history(open_case(make_repo(tmp_path / "r", commits)))
+    assert by_goal(ev, "Code arrived in steps")[0].direction == "supports"
 
 
 def test_progression_comes_from_files_not_messages(tmp_path: Path, open_case: OpenCase) -> None:
