@@ -43,12 +43,7 @@ def make_evidence(
     rationale: str | None = None,
     direction: Direction | None = None,
 ) -> Evidence:
-    """One located fact with its derived id.
-
-    Unless told, a found fact supports its criterion, and a missing fact or a security
-    finding counts against it.
-    """
-    adverse = not found or "security" in tags
+    """One located fact with its derived id (a "context" fact unless a direction is given)."""
     return Evidence.make(
         detective=detective,
         goal=goal,
@@ -58,7 +53,7 @@ def make_evidence(
         confidence=confidence,
         content=content,
         tags=tags,
-        direction=direction or ("adverse" if adverse else "supports"),
+        direction=direction or "context",
     )
 
 

@@ -5,7 +5,9 @@ are the court's (issue 6), applied in this order to the judge's previous opinion
 
 1. **Remand answered.** When the judge's earlier evidence requests (or a peer's) are now
    answered by found evidence, the judge takes a fresh look: its lens re-reads the whole,
-   enlarged evidence and its requests are dropped. Unanswered requests stand.
+   enlarged evidence (the not-found fact the answer supersedes is dropped, and the answer
+   supports the criterion in its place) and its requests are dropped. Unanswered requests
+   stand.
 2. **Mitigation.** A Defense mitigation backed by found supporting evidence raises the
    Prosecutor by one (never past the Defense's own score).
 3. **Security charge.** A Prosecutor charge backed by a found, adverse ``security`` finding
@@ -104,6 +106,10 @@ def revise(request: JudgeRequest) -> JudicialOpinion:
         # The second look supersedes the first: a "not found" at a path the remand has
         # now found something at no longer counts against the submission.
         kept = [e for e in request.evidence if e.found or not _superseded(e, answered)]
+        # What the second look found is what was missing: it now supports the criterion.
+        found_again = {e.id for r in answered for e in answers(r, request.evidence) if e.found}
+        kept = [e.model_copy(update={"direction": "supports"})
+                if e.id in found_again and e.direction == "context" else e for e in kept]
         fields = LENSES[request.persona](request.dimension, Facts(tuple(kept)))
         pending = [r for r in pending if not answers(r, request.evidence)]
         notes.append("the evidence the court asked for arrived, so I re-read all of it")

@@ -19,14 +19,17 @@ from courtroom.models import JUDGES, Evidence, EvidenceRequest, JudicialOpinion
 from courtroom.rubric import CourtParameters, Rubric
 from courtroom.trace import Trace
 
-FOUND = make_evidence("Graph fans out", location="src/graph.py:10")
-WEAK = [make_evidence(f"Partly wired node {i}", location=f"src/n{i}.py:1", confidence=0.4)
+FOUND = make_evidence("Graph fans out", location="src/graph.py:10", direction="supports")
+WEAK = [make_evidence(f"Partly wired node {i}", location=f"src/n{i}.py:1", confidence=0.4,
+                      direction="supports")
         for i in range(12)]
 HISTORY = make_evidence("Twelve commits over four days", location="abcdef1",
-                        tags=("github_repo", "git"), detective="history")
+                        tags=("github_repo", "git"), detective="history", direction="supports")
 SHELL = make_evidence("subprocess with shell=True", location="src/tools.py:7",
-                      tags=("github_repo", "security"), detective="security")
-MISSING = make_evidence("Error edge after the judges", location="src/edges.py:1", found=False)
+                      tags=("github_repo", "security"), detective="security",
+                      direction="adverse")
+MISSING = make_evidence("Error edge after the judges", location="src/edges.py:1", found=False,
+                        direction="adverse")
 ANSWER = make_evidence("Error edge after the judges (second look)", location="src/edges.py:12",
                        content="add_conditional_edges(...)", detective="remand")
 
@@ -178,6 +181,7 @@ def test_offline_security_dispute_caps_the_defense() -> None:
 
 
 def test_offline_agreement_is_a_plea() -> None:
-    solid = [make_evidence(f"Solid {i}", location=f"src/s{i}.py:1") for i in range(3)]
+    solid = [make_evidence(f"Solid {i}", location=f"src/s{i}.py:1", direction="supports")
+             for i in range(3)]
     _, outcome, _ = offline_court(solid)
     assert outcome.records["c"].path == "plea" and outcome.records["c"].extra_calls == 0
