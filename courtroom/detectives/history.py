@@ -191,6 +191,13 @@ def _progression_fact(commits: list[CommitInfo], head: str) -> Evidence:
                 "the graph that uses them.", 0.7, TAGS, content=stages, direction="adverse")
 
 
+def _count(commits: list[CommitInfo]) -> str:
+    """The commit count, saying so when the log was cut at MAX_COMMITS."""
+    if len(commits) >= MAX_COMMITS:
+        return f"at least {len(commits)} commits (history cut)"
+    return f"{len(commits)} commits"
+
+
 @detective(NAME)
 def history(case: Case) -> list[Evidence]:
     """Facts about the commit history: size, authors, timing and its story."""
@@ -210,8 +217,8 @@ def history(case: Case) -> list[Evidence]:
                         for c in commits[-40:])
     work = [c for c in commits if c.parents <= 1]
     out = [make(NAME, "Git commit history", True, head,
-                f"{len(commits)} commits ({len(work)} with work, {len(commits) - len(work)} "
-                f"merges) by {len(authors)} author(s) over {span_min / 60:.1f} hours on "
+                f"{_count(commits)} by {len(authors)} author(s) ({len(work)} with work, "
+                f"{len(commits) - len(work)} merges) over {span_min / 60:.1f} hours on "
                 f"{days} day(s) (first {commits[0].when.isoformat()}, last "
                 f"{commits[-1].when.isoformat()}).", 0.98, TAGS, content=listing)]
     if len(work) > 3:
