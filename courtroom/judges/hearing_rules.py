@@ -82,6 +82,16 @@ def _requests_for(facts: Facts) -> list[EvidenceRequest]:
     return asked[:MAX_REQUESTS]
 
 
+def _second_look(request: JudgeRequest, answered: list[EvidenceRequest]) -> Facts:
+    """The evidence as the remand leaves it: a "not found" at a place the remand has now
+    found something at no longer counts, and what was found again supports the criterion."""
+    kept = [e for e in request.evidence if e.found or not _superseded(e, answered)]
+    found_again = {e.id for r in answered for e in answers(r, request.evidence) if e.found}
+    return Facts(tuple(e.model_copy(update={"direction": "supports"})
+                       if e.id in found_again and e.direction == "context" else e
+                       for e in kept))
+
+
 def revise(request: JudgeRequest) -> JudicialOpinion:
     """The judge's revised opinion for one hearing round (pure and deterministic)."""
     previous = request.previous
@@ -103,14 +113,7 @@ def revise(request: JudgeRequest) -> JudicialOpinion:
     raised = pending + [r for p in request.peers for r in (p.evidence_requests or [])]
     answered = [r for r in raised if answers(r, request.evidence)]
     if answered:
-        # The second look supersedes the first: a "not found" at a path the remand has
-        # now found something at no longer counts against the submission.
-        kept = [e for e in request.evidence if e.found or not _superseded(e, answered)]
-        # What the second look found is what was missing: it now supports the criterion.
-        found_again = {e.id for r in answered for e in answers(r, request.evidence) if e.found}
-        kept = [e.model_copy(update={"direction": "supports"})
-                if e.id in found_again and e.direction == "context" else e for e in kept]
-        fields = LENSES[request.persona](request.dimension, Facts(tuple(kept)))
+        fields = LENSES[request.persona](request.dimension, _second_look(request, answered))
         pending = [r for r in pending if not answers(r, request.evidence)]
         notes.append("the evidence the court asked for arrived, so I re-read all of it")
 
