@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import sys
 import types
+from collections import Counter
+from pathlib import Path
 
+from detectives.submissions import flawed_submission, mixed_submission
+
+from courtroom.config import AuditConfig
 from courtroom.judges.base import JudgeRequest
 from courtroom.judges.envelope import evidence_data
 from courtroom.judges.offline import OfflineBackend
 from courtroom.models import JUDGES, NO_EVIDENCE, JudicialOpinion
+from courtroom.pipeline import audit
 
 from .conftest import dimension, ev, mixed_evidence
 
@@ -217,3 +223,16 @@ def test_each_adverse_fact_is_its_own_charge_but_credit_counts_once():
     # 7 aspects hold and 2 false quotations: a share of 7 / 9, not 7 / 8.
     assert opine("TechLead", held + quotes).score == 4
     assert opine("TechLead", held + quotes[:1]).score == 5
+
+
+def test_no_remediation_line_repeats_across_three_criteria(tmp_path: Path) -> None:
+    for build in (flawed_submission, mixed_submission):
+        repo = build(tmp_path / build.__name__)
+        outcome = audit(AuditConfig(target=str(repo), out_dir=tmp_path / f"{build.__name__}-out",
+                                    use_cache=False))
+        assert outcome.verdict is not None
+        lines: Counter[str] = Counter()
+        for result in outcome.verdict.criteria:
+            advice = {line.lstrip("- ").strip() for line in result.remediation.splitlines()}
+            lines.update(advice - {"No remediation proposed."})
+        assert lines and max(lines.values()) < 3, lines.most_common(2)
