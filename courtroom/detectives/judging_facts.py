@@ -15,9 +15,10 @@ from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, walk
 from courtroom.detectives.python_facts import LLM_CALL
 
 #: Free-text model output turned into data by hand: json.loads, or a regex fishing for
-#: a JSON object or list in the reply.
+#: a JSON object or list in the reply (an escaped brace or bracket; a bare brace is a
+#: quantifier).
 FREE_TEXT = re.compile(r"json\.loads\s*\(|re\.(?:search|findall|match|fullmatch|compile)\s*\("
-                       r"\s*r?['\"][^'\"\n]*(?:\\\{|\{|\\\[)")
+                       r"\s*r?['\"][^'\"\n]*(?:\\\{|\\\[)")
 #: Parsed output checked against a schema.
 VALIDATED = re.compile(r"model_validate(?:_json)?\s*\(|parse_obj\s*\(|parse_raw\s*\(|"
                        r"TypeAdapter\s*\(|except\s+\(?[\w., ]*ValidationError")

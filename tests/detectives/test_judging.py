@@ -172,3 +172,10 @@ def test_llm_chief_justice_is_adverse(tmp_path: Path, open_case: OpenCase) -> No
     bad = chief_justice(open_case(flawed_submission(tmp_path / "b")))
     assert bad[0].goal == "Chief justice delegates the verdict to an LLM call"
     assert bad[0].found and bad[0].direction == "adverse"
+
+
+def test_a_regex_quantifier_is_not_json_fishing(tmp_path: Path, open_case: OpenCase) -> None:
+    code = ('import re\n\n\ndef judge(client, prompt):\n    reply = client.chat(prompt)\n'
+            '    return re.findall(r"[a-z_]{3,}\\.py", reply)\n')
+    ev = structured_output(_case(tmp_path, open_case, {"src/judges.py": code}))
+    assert not by_goal(ev, "Free-text model output parsed by hand")
