@@ -142,10 +142,23 @@ def string_value(sf: SourceFile, node: Node | None) -> str | None:
         if child.type == "interpolation":
             return None
         if child.type == "string_content":
-            out.append(sf.text(child))
+            out.append(_content(sf, child))
         elif child.type == "escape_sequence":
             out.append(_unescape(sf.text(child)))
     return "".join(out)
+
+
+def _content(sf: SourceFile, node: Node) -> str:
+    """A string's content with its escape sequences (children of the content) decoded."""
+    pieces: list[str] = []
+    cursor = node.start_byte
+    for child in node.children:
+        if child.type == "escape_sequence":
+            pieces.append(sf.source[cursor:child.start_byte].decode("utf-8", "replace"))
+            pieces.append(_unescape(sf.text(child)))
+            cursor = child.end_byte
+    pieces.append(sf.source[cursor:node.end_byte].decode("utf-8", "replace"))
+    return "".join(pieces)
 
 
 def _unescape(seq: str) -> str:

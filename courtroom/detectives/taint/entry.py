@@ -1,0 +1,86 @@
+"""Entry points: the functions whose parameters come from outside the program.
+
+A web route (``@app.route``, ``@router.get``...) receives request data and its return value
+is the response body; a function registered as a tool, graph node or command receives data
+chosen by a model or a user; so does a function behind any other exposing decorator.
+Everything else receives only what its callers pass it, which the engine follows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from courtroom.detectives.parsing import Node, SourceFile, walk
+from courtroom.detectives.taint import library
+from courtroom.detectives.taint.values import ALL, LOCAL
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Why a function is an entry point and which sink kinds its parameters attack."""
+
+    what: str
+    web: bool
+    kinds: frozenset[str]
+
+
+def _decorator_names(sf: SourceFile, func: Node) -> list[str]:
+    parent = func.parent
+    if parent is None or parent.type != "decorated_definition":
+        return []
+    names = []
+    for deco in parent.named_children:
+        if deco.type == "decorator":
+            text = sf.text(deco).lstrip("@").split("(")[0].strip()
+            names.append(text)
+    return names
+
+
+def _registered(sf: SourceFile) -> dict[str, bool]:
+    """Names of functions handed to a registrar (``add_node("x", fn)``), web or not."""
+    out: dict[str, bool] = {}
+    for node in walk(sf.root):
+        if node.type != "call":
+            continue
+        fn = node.child_by_field_name("function")
+        name = sf.text(fn).rsplit(".", 1)[-1] if fn is not None else ""
+        if name not in library.REGISTRARS:
+            continue
+        args = node.child_by_field_name("arguments")
+        for arg in args.named_children if args is not None else []:
+            value = arg.child_by_field_name("value") if arg.type == "keyword_argument" else arg
+            if value is not None and value.type == "identifier":
+                out[sf.text(value)] = name in ("add_url_rule", "add_api_route", "add_route")
+    return out
+
+
+def _imports_web_framework(sf: SourceFile) -> bool:
+    head = sf.source[:20000]
+    return any(f in head for f in (b"django", b"starlette", b"fastapi"))
+
+
+def entry_points(sf: SourceFile) -> dict[int, Entry]:
+    """Node id -> entry description, for every entry-point function of a file."""
+    registered = _registered(sf)
+    web_module = _imports_web_framework(sf)
+    out: dict[int, Entry] = {}
+    for node in walk(sf.root):
+        if node.type != "function_definition":
+            continue
+        name = sf.text(node.child_by_field_name("name"))
+        decorators = _decorator_names(sf, node)
+        routes = [d for d in decorators if d.rsplit(".", 1)[-1] in library.ROUTES and "." in d]
+        exposing = [d for d in decorators if d.rsplit(".", 1)[-1] not in library.BENIGN]
+        params = node.child_by_field_name("parameters")
+        first = params.named_children[0] if params is not None and params.named_children \
+            else None
+        if routes:
+            out[node.id] = Entry(f"web route @{routes[0]}", True, ALL)
+        elif name in registered:
+            web = registered[name]
+            out[node.id] = Entry("a registered handler", web, ALL if web else LOCAL)
+        elif exposing:
+            out[node.id] = Entry(f"a function exposed by @{exposing[0]}", False, LOCAL)
+        elif web_module and first is not None and sf.text(first).split(":")[0] == "request":
+            out[node.id] = Entry("a web view", True, ALL)
+    return out
