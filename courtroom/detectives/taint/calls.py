@@ -134,8 +134,11 @@ def _builtin(frame: Frame, node: Node, name: str, positional: list[Val],
     if name in ("list", "tuple", "sorted", "reversed", "set", "frozenset"):
         return Val(kinds=first.kinds, seq=first.seq, steps=first.steps,
                    flags=frozenset({"list"}))
-    if name == "dict":
-        return first if first.items is not None else merge([first, *keywords.values()])
+    if name in library.MAPPINGS:
+        if first.items is not None:
+            return first
+        return Val(items=()) if not positional and not keywords else merge([first,
+                                                                            *keywords.values()])
     return merge([*positional, *keywords.values()])
 
 

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from courtroom.detectives.parsing import Node, string_value
-from courtroom.detectives.taint import library
 from courtroom.detectives.taint.program import Bound, ClassRef, FuncRef, Instance, ModuleInfo
 from courtroom.detectives.taint.values import ALL, CLEAN, UNKNOWN, Val, const, element, \
     merge, tainted
@@ -288,5 +287,4 @@ def is_literal_node(node: Node) -> bool:
 def shell_program(value: Val) -> bool:
     """Whether a command list starts with a shell (``sh -c ...``)."""
     head = value.seq[0] if value.seq else None
-    return head is not None and head.known() and str(head.const).split("/")[-1] in {
-        s.split("/")[-1] for s in library.SHELLS}
+    return head is not None and "shell" in head.flags

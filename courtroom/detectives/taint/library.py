@@ -41,9 +41,12 @@ ALWAYS_SHELL = frozenset({
     "commands.getoutput", "asyncio.create_subprocess_shell", "pty.spawn", "os.popen2",
     "os.popen3", "os.popen4",
 })
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "cmd", "cmd.exe", "powershell",
-                    "pwsh", "/bin/sh", "/bin/bash", "/usr/bin/env"})
 
+#: Constructors of mappings whose keys the engine follows (a config parser is keyed by
+#: (section, option)).
+MAPPINGS = frozenset({"dict", "collections.OrderedDict", "collections.defaultdict",
+                      "configparser.ConfigParser", "configparser.RawConfigParser",
+                      "configparser.SafeConfigParser"})
 #: Calls by qualified name whose argument ``arg`` is a sink.
 SINKS: dict[str, Sink] = {
     **{name: _SHELL for name in ALWAYS_SHELL},

@@ -21,6 +21,9 @@ LOCAL: Final = ALL - {PATH}
 NONE: Final = frozenset[str]()
 #: Longest constant string or sequence the interpreter keeps (bounds memory and time).
 MAX_CONST = 4096
+#: Programs that run their argument as a script (``sh -c ...``).
+SHELLS: Final = frozenset({"sh", "bash", "zsh", "dash", "ksh", "cmd", "cmd.exe", "powershell",
+                           "pwsh", "env"})
 MAX_STEPS = 12
 
 
@@ -88,6 +91,9 @@ def const(value: object) -> Val:
         return CLEAN
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
         return CLEAN
+    if isinstance(value, str) and value.rsplit("/", 1)[-1] in SHELLS:
+        # A shell's name survives a join of two platforms' branches ("sh" or "cmd.exe").
+        return Val(const=value, flags=frozenset({"shell"}))
     return Val(const=value)
 
 
