@@ -74,7 +74,8 @@ class Engine:
     def _root(self, sf: SourceFile, node: Node) -> None:
         entry = self._entries.get(node.id)
         owner = self._owner(sf, node)
-        frame = Frame(self, sf, {}, self.module_env(sf), route=bool(entry and entry.web))
+        frame = Frame(self, sf, {}, self.module_env(sf), route=bool(entry and entry.web),
+                      route_path=entry.path if entry is not None else None)
         params = _params(frame, node)
         for i, (name, _default) in enumerate(params):
             if i == 0 and owner is not None and name in ("self", "cls"):

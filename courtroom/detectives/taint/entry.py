@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from courtroom.detectives.parsing import Node, SourceFile, walk
+from courtroom.detectives.parsing import Node, SourceFile, string_value, walk
 from courtroom.detectives.taint import library
 from courtroom.detectives.taint.values import ALL, LOCAL
 
@@ -22,18 +22,26 @@ class Entry:
     what: str
     web: bool
     kinds: frozenset[str]
+    #: The route's literal path when it has no variable part: ``request.path`` is then known.
+    path: str | None = None
 
 
-def _decorator_names(sf: SourceFile, func: Node) -> list[str]:
+def _decorators(sf: SourceFile, func: Node) -> list[tuple[str, str | None]]:
+    """(dotted name, literal first argument) of each decorator of a function."""
     parent = func.parent
     if parent is None or parent.type != "decorated_definition":
         return []
-    names = []
+    out: list[tuple[str, str | None]] = []
     for deco in parent.named_children:
-        if deco.type == "decorator":
-            text = sf.text(deco).lstrip("@").split("(")[0].strip()
-            names.append(text)
-    return names
+        if deco.type != "decorator":
+            continue
+        name = sf.text(deco).lstrip("@").split("(")[0].strip()
+        expr = deco.named_children[0] if deco.named_children else None
+        args = expr.child_by_field_name("arguments") if expr is not None and \
+            expr.type == "call" else None
+        first = args.named_children[0] if args is not None and args.named_children else None
+        out.append((name, string_value(sf, first)))
+    return out
 
 
 def _registered(sf: SourceFile) -> dict[str, bool]:
@@ -68,14 +76,17 @@ def entry_points(sf: SourceFile) -> dict[int, Entry]:
         if node.type != "function_definition":
             continue
         name = sf.text(node.child_by_field_name("name"))
-        decorators = _decorator_names(sf, node)
-        routes = [d for d in decorators if d.rsplit(".", 1)[-1] in library.ROUTES and "." in d]
-        exposing = [d for d in decorators if d.rsplit(".", 1)[-1] not in library.BENIGN]
+        decorators = _decorators(sf, node)
+        routes = [(d, p) for d, p in decorators
+                  if d.rsplit(".", 1)[-1] in library.ROUTES and "." in d]
+        exposing = [d for d, _ in decorators if d.rsplit(".", 1)[-1] not in library.BENIGN]
         params = node.child_by_field_name("parameters")
         first = params.named_children[0] if params is not None and params.named_children \
             else None
         if routes:
-            out[node.id] = Entry(f"web route @{routes[0]}", True, ALL)
+            path = routes[0][1]
+            fixed = path if path is not None and "<" not in path and "{" not in path else None
+            out[node.id] = Entry(f"web route @{routes[0][0]}", True, ALL, fixed)
         elif name in registered:
             web = registered[name]
             out[node.id] = Entry("a registered handler", web, ALL if web else LOCAL)

@@ -156,6 +156,8 @@ def attribute(frame: Frame, node: Node) -> Val:
         method = frame.engine.program.method(base.inst.cls, attr)
         return Val(inst=Bound(method, base.inst)) if method is not None else merge([base])
     if "request" in base.flags:
+        if attr == "path" and frame.route_path is not None:
+            return const(frame.route_path)  # a route without variable parts matches one path
         return tainted(ALL, frame.at(node, f"reads request data ({frame.text(node)})"))
     if base.ref is not None:
         return frame.engine.qualified(f"{base.ref}.{attr}", frame.at(node, frame.text(node)))

@@ -26,6 +26,7 @@ class Frame:
     module_env: Env
     depth: int = 0
     route: bool = False
+    route_path: str | None = None
     self_inst: Instance | None = None
     returns: list[Val] = field(default_factory=list)
     exits: list[Env] = field(default_factory=list)
