@@ -2,16 +2,19 @@
 
 Bandit's manager reads files from disk and discovers them itself; we instead hand each
 file's bytes (already read safely by the Workspace) to its node visitor, one file at a
-time, so a file that breaks bandit is skipped and the time spent per file is measured.
+time, so a file that breaks bandit (newer syntax than this interpreter's) is listed, and
+the time spent per file is measured. Every file is scanned: no time budget.
 """
 
 from __future__ import annotations
 
 import io
 import logging
+import multiprocessing
 import threading
 import time
 import warnings
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 with warnings.catch_warnings():
@@ -21,10 +24,8 @@ with warnings.catch_warnings():
     from bandit.core import config as b_config
     from bandit.core import meta_ast, metrics, node_visitor, test_set
 
-#: Files larger than this are not given to bandit (scan time grows with size).
-MAX_SCAN_BYTES = 400_000
-#: Total seconds the scanner may spend; files left over are reported as not scanned.
-SCAN_BUDGET = 30.0
+#: Repositories with more source than this are scanned by bandit in a second process.
+PARALLEL_BYTES = 2_000_000
 #: Bandit checks that are noise for an audit (imports, asserts, partial paths).
 IGNORED = frozenset({"B101", "B403", "B404", "B603", "B607", "B110", "B112", "B311", "B405",
                      "B408", "B410"})
@@ -71,7 +72,7 @@ def _test_set() -> test_set.BanditTestSet:
         return _tests
 
 
-def scan_one(path: str, data: bytes) -> list[Finding]:
+def scan_one(path: str, data: bytes, ignored: frozenset[str] = IGNORED) -> list[Finding]:
     """Bandit findings for one file's bytes; raises SyntaxError/ValueError on bad input."""
     visitor = node_visitor.BanditNodeVisitor(
         path, io.BytesIO(data), meta_ast.BanditMetaAst(), _test_set(), False, {},
@@ -80,7 +81,7 @@ def scan_one(path: str, data: bytes) -> list[Finding]:
     visitor.process(data)
     out = []
     for issue in visitor.tester.results:
-        if issue.test_id in IGNORED:
+        if issue.test_id in ignored:
             continue
         cwe = getattr(getattr(issue, "cwe", None), "id", 0) or 0
         out.append(Finding(path, int(issue.lineno), int(issue.col_offset or 0), issue.test_id,
@@ -89,17 +90,11 @@ def scan_one(path: str, data: bytes) -> list[Finding]:
     return out
 
 
-def scan(files: list[tuple[str, bytes]], *, budget: float = SCAN_BUDGET) -> ScanResult:
-    """Scan files in order within a time budget; a file that breaks bandit is skipped."""
+def scan_all(files: list[tuple[str, bytes]]) -> ScanResult:
+    """Scan every file; a file bandit cannot parse is listed with the reason, never dropped."""
     result = ScanResult()
     start = time.perf_counter()
     for path, data in files:
-        if time.perf_counter() - start > budget:
-            result.skipped.append((path, "scan time budget exhausted"))
-            continue
-        if len(data) > MAX_SCAN_BYTES:
-            result.skipped.append((path, f"larger than {MAX_SCAN_BYTES} bytes"))
-            continue
         began = time.perf_counter()
         try:
             result.findings.extend(scan_one(path, data))
@@ -112,3 +107,17 @@ def scan(files: list[tuple[str, bytes]], *, budget: float = SCAN_BUDGET) -> Scan
             result.slowest = (path, took)
     result.seconds = time.perf_counter() - start
     return result
+
+
+def scan(files: list[tuple[str, bytes]]) -> ScanResult:
+    """Scan every file, on the second core when the repository is large enough to pay.
+
+    The child is started with ``spawn`` (the detectives run in threads, and forking a
+    threaded process can deadlock); its start-up costs about a second, so small
+    repositories are scanned in this process. The choice depends on size, never on time.
+    """
+    if sum(len(d) for _, d in files) < PARALLEL_BYTES:
+        return scan_all(files)
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        return pool.submit(scan_all, files).result()

@@ -3,15 +3,28 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from courtroom.detectives.parsing import Node
 from courtroom.detectives.taint import library
-from courtroom.detectives.taint.exprs import fold, shell_program
-from courtroom.detectives.taint.program import Bound, ClassRef, FuncRef, Instance
+from courtroom.detectives.taint.exprs import shell_program
 from courtroom.detectives.taint.library import FILE_CONTENT_KINDS
-from courtroom.detectives.taint.values import ALL, CLEAN, LOCAL, SHELL, \
-    XPATH, XSS, Val, const, element, merge, tainted
+from courtroom.detectives.taint.program import Bound, ClassRef, FuncRef, Instance
+from courtroom.detectives.taint.values import (
+    ALL,
+    CLEAN,
+    LOCAL,
+    MAX_CONST,
+    SHELL,
+    XPATH,
+    XSS,
+    Val,
+    const,
+    element,
+    merge,
+    tainted,
+)
 
 if TYPE_CHECKING:
     from courtroom.detectives.taint.frame import Frame
@@ -87,9 +100,8 @@ def _library(frame: Frame, node: Node, name: str, args: Args) -> Val:
     short = name.rsplit(".", 1)[-1]
     if name in library.SANITISERS or (short != name and _ESCAPER.search(short)):
         kinds = library.SANITISERS.get(name, frozenset({XSS, XPATH}))
-        if name in ("int", "float", "str", "bool") and first.known():
-            return fold(lambda f, x: f(x), Val(const={"int": int, "float": float,
-                                                      "bool": bool}[name]), first)
+        if name in _CASTS and first.known():
+            return _cast(_CASTS[name], first)
         return merge(positional).clean(kinds)
     if name in library.PROCESS:
         return _process(frame, node, name, first, keywords)
@@ -104,6 +116,19 @@ def _library(frame: Frame, node: Node, name: str, args: Args) -> Val:
     if name in library.LOCAL_SOURCES or name in library.LOCAL_ATTRS:
         return tainted(LOCAL, frame.at(node, f"reads local input ({frame.text(node)})"))
     return _builtin(frame, node, name, positional, keywords)
+
+
+#: A format width large enough to build a huge string from a tiny literal.
+_WIDE = re.compile(r"[{%][^}]*?\d{4,}")
+_CASTS: dict[str, Callable[[Any], object]] = {"int": int, "float": float, "bool": bool}
+
+
+def _cast(fn: Callable[[Any], object], value: Val) -> Val:
+    """A builtin conversion of a known constant (unknown when it would raise)."""
+    try:
+        return const(fn(value.const))
+    except (TypeError, ValueError, OverflowError):
+        return CLEAN
 
 
 def _argument(positional: list[Val], keywords: dict[str, Val], sink: library.Sink) -> Val:
@@ -128,8 +153,8 @@ def _builtin(frame: Frame, node: Node, name: str, positional: list[Val],
             return body.clean(frozenset({XSS}))
         return merge([body])
     if name in ("str", "repr", "bytes", "format"):
-        if first.known():
-            return fold(lambda f, x: f(x), Val(const=str if name != "repr" else repr), first)
+        if first.known() and name in ("str", "repr"):
+            return _cast(str if name == "str" else repr, first)
         return Val(kinds=first.kinds, flags=first.flags, steps=first.steps)
     if name in ("list", "tuple", "sorted", "reversed", "set", "frozenset"):
         return Val(kinds=first.kinds, seq=first.seq, steps=first.steps,
@@ -206,9 +231,12 @@ def _fold_method(receiver: Val, method: str, positional: list[Val]) -> Val | Non
         values: list[object] = [p.const for p in parts]
     else:
         values = [p.const for p in positional]
+    if _WIDE.search(str(receiver.const)) or (method == "zfill" and values and
+                                              not (isinstance(values[0], int) and
+                                                   values[0] <= MAX_CONST)):
+        return None  # a hostile width ("{:>999999999}") must not exhaust memory
     try:
-        result = getattr(receiver.const, method)(*values) if method != "join" else \
-            getattr(receiver.const, "join")(values)
+        result = getattr(receiver.const, method)(*([values] if method == "join" else values))
     except (TypeError, ValueError, AttributeError, IndexError, KeyError):
         return None
     if isinstance(result, list):
@@ -224,16 +252,16 @@ def _mutate(receiver: Val, method: str, positional: list[Val]) -> tuple[Val, Val
         return _with(receiver, seq=seq, extra=positional[0]), CLEAN
     if method == "insert" and len(positional) == 2 and receiver.seq is not None and \
             positional[0].known() and isinstance(positional[0].const, int):
-        seq = list(receiver.seq)
-        seq.insert(positional[0].const, positional[1])
-        return _with(receiver, seq=tuple(seq), extra=positional[1]), CLEAN
+        grown = list(receiver.seq)
+        grown.insert(positional[0].const, positional[1])
+        return _with(receiver, seq=tuple(grown), extra=positional[1]), CLEAN
     if method == "pop" and receiver.seq is not None:
         index = positional[0].const if positional and positional[0].known() else -1
         if isinstance(index, int) and receiver.seq and -len(receiver.seq) <= index < \
                 len(receiver.seq):
-            seq = list(receiver.seq)
-            taken = seq.pop(index)
-            return _with(receiver, seq=tuple(seq)), taken
+            rest = list(receiver.seq)
+            taken = rest.pop(index)
+            return _with(receiver, seq=tuple(rest)), taken
     if method == "set" and len(positional) == 3 and receiver.items is not None:
         section, key, value = positional
         if section.known() and key.known():

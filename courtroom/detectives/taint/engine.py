@@ -14,8 +14,14 @@ from courtroom.detectives.parsing import Node, SourceFile, walk
 from courtroom.detectives.taint import library
 from courtroom.detectives.taint.entry import Entry, entry_points
 from courtroom.detectives.taint.frame import Env, Frame
-from courtroom.detectives.taint.program import ClassRef, Flow, FuncRef, Instance, \
-    ModuleInfo, Program
+from courtroom.detectives.taint.program import (
+    ClassRef,
+    Flow,
+    FuncRef,
+    Instance,
+    ModuleInfo,
+    Program,
+)
 from courtroom.detectives.taint.values import ALL, CLEAN, XSS, Step, Val, merge, tainted
 
 if TYPE_CHECKING:

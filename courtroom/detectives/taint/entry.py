@@ -1,8 +1,9 @@
 """Entry points: the functions whose parameters come from outside the program.
 
-A web route (``@app.route``, ``@router.get``...) receives request data and its return value
-is the response body; a function registered as a tool, graph node or command receives data
-chosen by a model or a user; so does a function behind any other exposing decorator.
+A web route (``@app.route``, ``@router.get``...) receives request data from anyone and its
+return value is the response body; a function registered as a tool, graph node or command
+receives data chosen by a model or by the user running the program, which must not reach
+a shell or ``eval`` but may name the user's own files (so it is no path traversal).
 Everything else receives only what its callers pass it, which the engine follows.
 """
 

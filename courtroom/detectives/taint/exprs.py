@@ -3,35 +3,48 @@
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from courtroom.detectives.parsing import Node, string_value
 from courtroom.detectives.taint.program import Bound, ClassRef, FuncRef, Instance, ModuleInfo
-from courtroom.detectives.taint.values import ALL, CLEAN, UNKNOWN, Val, const, element, \
-    merge, tainted
+from courtroom.detectives.taint.values import (
+    ALL,
+    CLEAN,
+    UNKNOWN,
+    Val,
+    const,
+    element,
+    merge,
+    tainted,
+)
 
 if TYPE_CHECKING:
     from courtroom.detectives.taint.frame import Frame
 
-_BINARY: dict[str, Callable[[object, object], object]] = {
+_BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
     "//": operator.floordiv, "%": operator.mod, "&": operator.and_, "|": operator.or_,
     "^": operator.xor,
 }
-_COMPARE: dict[str, Callable[[object, object], object]] = {
+_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, ">": operator.gt,
-    "<=": operator.le, ">=": operator.ge, "in": lambda a, b: operator.contains(b, a),  # type: ignore[arg-type]
-    "not in": lambda a, b: not operator.contains(b, a),  # type: ignore[arg-type]
+    "<=": operator.le, ">=": operator.ge, "in": lambda a, b: operator.contains(b, a),
+    "not in": lambda a, b: not operator.contains(b, a),
     "is": operator.is_, "is not": operator.is_not,
 }
+#: A format width large enough to build a huge string from a tiny literal.
+_WIDE = re.compile(r"%[-+ #0]*\d{4,}")
 _LITERAL_TYPES = {"integer", "float", "true", "false", "none"}
 
 
-def fold(fn: Callable[[object, object], object], a: Val, b: Val) -> Val:
+def fold(fn: Callable[[Any, Any], Any], a: Val, b: Val) -> Val:
     """Apply an operator to two known constants, refusing results too large to keep."""
     if not (a.known() and b.known()):
         return CLEAN
+    if fn is operator.mod and isinstance(a.const, str) and _WIDE.search(a.const):
+        return CLEAN  # "%999999999d" would build a huge string
     if fn is operator.mul and any(isinstance(x, str | bytes | tuple) for x in (a.const, b.const)):
         n = b.const if isinstance(b.const, int) else a.const
         if not isinstance(n, int) or n > 256:
@@ -256,7 +269,7 @@ def _compare(frame: Frame, node: Node) -> Val:
 
 
 def _conditional(frame: Frame, node: Node) -> Val:
-    body, cond, other = (node.named_children + [None, None, None])[:3]
+    body, cond, other = [*node.named_children, None, None, None][:3]
     test = frame.eval(cond)
     if test.known():
         return frame.eval(body if test.const else other)

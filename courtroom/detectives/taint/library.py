@@ -8,8 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from courtroom.detectives.taint.values import ALL, CODE, DESER, LDAP, LOCAL, PATH, SHELL, SQL, \
-    XPATH, XSS
+from courtroom.detectives.taint.values import (
+    ALL,
+    CODE,
+    DESER,
+    LDAP,
+    LOCAL,
+    PATH,
+    SHELL,
+    SQL,
+    XPATH,
+    XSS,
+)
 
 
 @dataclass(frozen=True)
@@ -137,7 +147,7 @@ BENIGN = frozenset({"lru_cache", "cache", "cached_property", "staticmethod", "cl
                     "contextmanager", "asynccontextmanager", "setter", "dataclass",
                     "fixture", "mark", "parametrize", "deprecated", "total_ordering",
                     "singledispatch", "register", "retry", "validator", "field_validator",
-                    "model_validator", "root_validator", "timeout", "wraps"})
+                    "model_validator", "root_validator", "timeout"})
 #: Calls that register a function (by name) as an entry point fed outside data.
 REGISTRARS = frozenset({"add_node", "add_url_rule", "add_api_route", "add_route",
                         "from_function", "register_tool", "Tool", "StructuredTool"})

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from courtroom.detectives.parsing import Node
 from courtroom.detectives.taint import guards
 from courtroom.detectives.taint.program import FuncRef, Instance
-from courtroom.detectives.taint.values import CLEAN, Val, element, join, merge, const
+from courtroom.detectives.taint.values import CLEAN, Val, const, element, join, merge
 
 if TYPE_CHECKING:
     from courtroom.detectives.taint.frame import Env, Frame
@@ -204,7 +204,7 @@ def _loop(frame: Frame, node: Node) -> Env | None:
         results.append(env)
         env = join_envs([before, env])
     frame.loops -= 1
-    out = join_envs(results + frame.exits)
+    out = join_envs([*results, *frame.exits])
     frame.exits = saved_exits
     alternative = node.child_by_field_name("alternative")
     if out is not None and alternative is not None:

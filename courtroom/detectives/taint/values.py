@@ -79,7 +79,7 @@ class Val:
         """The value with one more hop on its path (only tainted values keep paths)."""
         if not self.kinds or (self.steps and self.steps[-1] == s):
             return self
-        return replace(self, steps=(self.steps + (s,))[-MAX_STEPS:])
+        return replace(self, steps=(*self.steps, s)[-MAX_STEPS:])
 
 
 CLEAN: Final = Val()
