@@ -107,15 +107,15 @@ def from_bandit(f: Finding, sf: SourceFile | None) -> SecurityFinding:
     rule = BANDIT_RULE.get(f.test_id)
     name = RULE_NAMES[rule] if rule else BANDIT_NAMES.get(f.test_id,
                                                           f.test_name.replace("_", " "))
-    text = _line(sf, f.line) or f.text
+    text, detail = _line(sf, f.line) or f.text, " ".join(f.text.split())[:120]
     if f.test_id in CREDENTIALS:
-        text = redact(text)
+        text, detail = redact(text), redact(detail)
     return SecurityFinding(
         rule_id=f"bandit/{f.test_id}", name=name, cwe=f.cwe or 0,
         severity=_SEVERITY.get(f.severity, "MEDIUM"),  # type: ignore[arg-type]
         precision="medium" if confirmed else "low", path=f.path, line=f.line,
         column=f.col + 1, message=text, confirmed=confirmed, in_test=test,
-        reason=f"{reason} (bandit {f.test_id}: {' '.join(f.text.split())[:120]})",
+        reason=f"{reason} (bandit {f.test_id}: {detail})",
         tools=[f"bandit {f.test_id}"])
 
 

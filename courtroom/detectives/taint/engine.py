@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from courtroom.detectives.parsing import Node, SourceFile, walk
 from courtroom.detectives.taint import library
-from courtroom.detectives.taint.entry import Entry, entry_points
+from courtroom.detectives.taint.entry import Entry, called_names, entry_points
 from courtroom.detectives.taint.frame import Env, Frame
 from courtroom.detectives.taint.program import (
     ClassRef,
@@ -22,7 +22,8 @@ from courtroom.detectives.taint.program import (
     ModuleInfo,
     Program,
 )
-from courtroom.detectives.taint.values import ALL, CLEAN, XSS, Step, Val, merge, tainted
+from courtroom.detectives.taint.values import ALL, API, CLEAN, LOCAL, XSS, Step, Val, merge, \
+    tainted
 
 if TYPE_CHECKING:
     from courtroom.detectives.taint.calls import Args
@@ -50,11 +51,13 @@ class Engine:
         self._globals: dict[str, Env] = {}
         self._computing: set[str] = set()
         self._entries: dict[int, Entry] = {}
+        self._called: set[str] = set()
 
     def run(self) -> list[Flow]:
         """Analyse every module and every function as a root."""
         for sf in self.files:
             self._entries.update(entry_points(sf))
+            self._called |= called_names(sf)
         for sf in self.files:
             self.module_env(sf)
             for node in walk(sf.root):
@@ -91,6 +94,13 @@ class Engine:
                                                                       f"{entry.what}"),
                                           frozenset({"request"}) if name == "request" and
                                           entry.web else frozenset())
+            elif sf.text(node.child_by_field_name("name")) not in self._called:
+                # Nothing in the repository calls it: an API whose callers choose the
+                # argument. Passing it on whole is the API's purpose ("run this command");
+                # building a command, query or path from it is injection.
+                frame.env[name] = tainted(LOCAL, frame.at(node, f"parameter {name} of an "
+                                                                "API nothing here calls"),
+                                          frozenset({API}))
         frame.run(node.child_by_field_name("body"), frame.env)
 
     def _owner(self, sf: SourceFile, node: Node) -> ClassRef | None:
@@ -207,7 +217,7 @@ class Engine:
 
     def sink(self, frame: Frame, node: Node, sink: Sink, value: Val, callee: str) -> None:
         """Record a flow when ``value`` carries taint the sink cares about."""
-        if sink.kind not in value.kinds:
+        if sink.kind not in value.kinds or API in value.flags:
             return
         at = frame.at(node, f"reaches {callee}()")
         key = (frame.sf.path, at.line, at.column, sink.rule)

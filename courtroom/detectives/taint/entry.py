@@ -63,6 +63,17 @@ def _registered(sf: SourceFile) -> dict[str, bool]:
     return out
 
 
+def called_names(sf: SourceFile) -> set[str]:
+    """The last name segment of every call in a file (``a.b.run(...)`` gives ``run``)."""
+    out: set[str] = set()
+    for node in walk(sf.root):
+        if node.type == "call":
+            fn = node.child_by_field_name("function")
+            if fn is not None:
+                out.add(sf.text(fn).rsplit(".", 1)[-1].strip())
+    return out
+
+
 def _imports_web_framework(sf: SourceFile) -> bool:
     head = sf.source[:20000]
     return any(f in head for f in (b"django", b"starlette", b"fastapi"))

@@ -19,6 +19,8 @@ ALL: Final = frozenset({SHELL, CODE, SQL, PATH, XSS, DESER, LDAP, XPATH})
 #: theirs to open, so it is no path traversal; it still must not reach a shell or eval.
 LOCAL: Final = ALL - {PATH}
 NONE: Final = frozenset[str]()
+#: Flag of an API parameter passed on whole (any operation that builds on it drops the flag).
+API: Final = "api"
 #: Longest constant string or sequence the interpreter keeps (bounds memory and time).
 MAX_CONST = 4096
 #: Programs that run their argument as a script (``sh -c ...``).
