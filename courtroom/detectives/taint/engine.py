@@ -30,13 +30,21 @@ if TYPE_CHECKING:
     from courtroom.detectives.taint.library import Sink
 
 #: How deep calls into the repository are followed from a root.
-MAX_DEPTH = 6
+MAX_DEPTH = 4
 Key = tuple[int, str, tuple[object, ...]]
 
 
 def _shape(v: Val) -> object:
-    small = v.const if isinstance(v.const, str | int | float | bool | type(None)) else None
-    return (v.kinds, small, v.ref, id(v.inst) if v.inst is not None else 0, v.flags)
+    return (v.kinds, v.ref, id(v.inst) if v.inst is not None else 0, v.flags)
+
+
+def _opaque(v: Val) -> Val:
+    """An argument as a callee sees it: taint and identity, not constants or contents.
+
+    Calls are memoised by argument shape; a callee that saw constants or container
+    contents could return a result that holds only for the first caller.
+    """
+    return Val(kinds=v.kinds, ref=v.ref, inst=v.inst, flags=v.flags, steps=v.steps)
 
 
 class Engine:
@@ -46,7 +54,7 @@ class Engine:
         self.program = Program(files)
         self.files = files
         self.flows: dict[tuple[str, int, int, str], Flow] = {}
-        self._memo: dict[Key, Val] = {}
+        self._memo: dict[Key, tuple[Val, dict[str, Val]]] = {}
         self._active: set[Key] = set()
         self._globals: dict[str, Env] = {}
         self._computing: set[str] = set()
@@ -55,14 +63,16 @@ class Engine:
 
     def run(self) -> list[Flow]:
         """Analyse every module and every function as a root."""
+        functions: list[tuple[SourceFile, list[Node]]] = []
         for sf in self.files:
-            self._entries.update(entry_points(sf))
-            self._called |= called_names(sf)
-        for sf in self.files:
+            nodes = walk(sf.root)
+            self._entries.update(entry_points(sf, nodes))
+            self._called |= called_names(sf, nodes)
+            functions.append((sf, [n for n in nodes if n.type == "function_definition"]))
+        for sf, defs in functions:
             self.module_env(sf)
-            for node in walk(sf.root):
-                if node.type == "function_definition":
-                    self._root(sf, node)
+            for node in defs:
+                self._root(sf, node)
         return sorted(self.flows.values(), key=lambda f: (f.path, f.line, f.column, f.rule))
 
     def module_env(self, sf: SourceFile) -> Env:
@@ -178,16 +188,23 @@ class Engine:
                       instance: Instance | None) -> Val:
         """Interpret a repository function on abstract arguments (memoised)."""
         positional, keywords = args
-        passed = [v.step(caller.at(node, f"passed to {func.name}()")) for v in positional]
-        keyed = {k: v.step(caller.at(node, f"passed to {func.name}()")) for k, v in
-                 keywords.items()}
+        at = caller.at(node, f"passed to {func.name}()")
+        passed = [_opaque(v).step(at) for v in positional]
+        keyed = {k: _opaque(v).step(at) for k, v in keywords.items()}
+        state = (id(instance.cls), tuple(sorted((k, _shape(v)) for k, v in
+                                                instance.attrs.items()))) \
+            if instance is not None else None
         key: Key = (func.node.id, func.sf.path, (tuple(_shape(v) for v in passed),
                                                 tuple(sorted((k, _shape(v)) for k, v in
-                                                             keyed.items())), id(instance)))
+                                                             keyed.items())), state))
         if caller.depth >= MAX_DEPTH or key in self._active:
             return merge([*passed, *keyed.values()])
-        if key in self._memo and instance is None:
-            return self._memo[key]
+        if key in self._memo:
+            # Same arguments and same object state: same result and same attribute writes.
+            result, attrs = self._memo[key]
+            if instance is not None:
+                instance.attrs.update(attrs)
+            return result
         self._active.add(key)
         frame = Frame(self, func.sf, {}, self.module_env(func.sf), depth=caller.depth + 1,
                       self_inst=instance)
@@ -204,7 +221,7 @@ class Engine:
         frame.run(func.node.child_by_field_name("body"), frame.env)
         self._active.discard(key)
         result = merge([]) if not frame.returns else _joined(frame.returns)
-        self._memo[key] = result
+        self._memo[key] = (result, dict(instance.attrs) if instance is not None else {})
         return result
 
     def construct(self, caller: Frame, node: Node, cls: ClassRef, args: Args) -> Val:

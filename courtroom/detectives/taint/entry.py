@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from courtroom.detectives.parsing import Node, SourceFile, string_value, walk
+from courtroom.detectives.parsing import Node, SourceFile, string_value
 from courtroom.detectives.taint import library
 from courtroom.detectives.taint.values import ALL, LOCAL
 
@@ -45,10 +45,10 @@ def _decorators(sf: SourceFile, func: Node) -> list[tuple[str, str | None]]:
     return out
 
 
-def _registered(sf: SourceFile) -> dict[str, bool]:
+def _registered(sf: SourceFile, nodes: list[Node]) -> dict[str, bool]:
     """Names of functions handed to a registrar (``add_node("x", fn)``), web or not."""
     out: dict[str, bool] = {}
-    for node in walk(sf.root):
+    for node in nodes:
         if node.type != "call":
             continue
         fn = node.child_by_field_name("function")
@@ -63,10 +63,10 @@ def _registered(sf: SourceFile) -> dict[str, bool]:
     return out
 
 
-def called_names(sf: SourceFile) -> set[str]:
-    """The last name segment of every call in a file (``a.b.run(...)`` gives ``run``)."""
+def called_names(sf: SourceFile, nodes: list[Node]) -> set[str]:
+    """The last name segment of every call among ``nodes`` (``a.b.run()`` gives ``run``)."""
     out: set[str] = set()
-    for node in walk(sf.root):
+    for node in nodes:
         if node.type == "call":
             fn = node.child_by_field_name("function")
             if fn is not None:
@@ -79,12 +79,12 @@ def _imports_web_framework(sf: SourceFile) -> bool:
     return any(f in head for f in (b"django", b"starlette", b"fastapi"))
 
 
-def entry_points(sf: SourceFile) -> dict[int, Entry]:
-    """Node id -> entry description, for every entry-point function of a file."""
-    registered = _registered(sf)
+def entry_points(sf: SourceFile, nodes: list[Node]) -> dict[int, Entry]:
+    """Node id -> entry description, for every entry-point function among a file's nodes."""
+    registered = _registered(sf, nodes)
     web_module = _imports_web_framework(sf)
     out: dict[int, Entry] = {}
-    for node in walk(sf.root):
+    for node in nodes:
         if node.type != "function_definition":
             continue
         name = sf.text(node.child_by_field_name("name"))
