@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import io
 import logging
-import multiprocessing
+import pickle
+import subprocess
+import sys
 import threading
 import time
 import warnings
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 with warnings.catch_warnings():
@@ -109,15 +112,45 @@ def scan_all(files: list[tuple[str, bytes]]) -> ScanResult:
     return result
 
 
-def scan(files: list[tuple[str, bytes]]) -> ScanResult:
-    """Scan every file, on the second core when the repository is large enough to pay.
+def start_scan(files: list[tuple[str, bytes]]) -> Callable[[], ScanResult]:
+    """Begin scanning every file; call the result to wait for the findings.
 
-    The child is started with ``spawn`` (the detectives run in threads, and forking a
-    threaded process can deadlock); its start-up costs about a second, so small
-    repositories are scanned in this process. The choice depends on size, never on time.
+    A large repository is scanned by a child interpreter on the second core while the
+    caller runs the taint engine; a small one in this process when collected (the child's
+    start-up would cost more than it saves). The choice depends on size, never on time,
+    and a child that fails is replaced by an in-process scan: nothing is left unscanned.
     """
     if sum(len(d) for _, d in files) < PARALLEL_BYTES:
+        return lambda: scan_all(files)
+    child = subprocess.Popen(  # our own module: no program from the audited repository
+        [sys.executable, "-m", "courtroom.detectives.scanner"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bandit")
+    pending = pool.submit(child.communicate, pickle.dumps(files))
+    pool.shutdown(wait=False)  # the thread ends with the child's output
+
+    def collect() -> ScanResult:
+        try:
+            out, _ = pending.result()
+            if child.returncode == 0:
+                result = pickle.loads(out)
+                if isinstance(result, ScanResult):
+                    return result
+        except (OSError, EOFError, AttributeError, pickle.UnpicklingError):
+            pass
         return scan_all(files)
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-        return pool.submit(scan_all, files).result()
+
+    return collect
+
+
+def scan(files: list[tuple[str, bytes]]) -> ScanResult:
+    """Scan every file and wait for the result."""
+    return start_scan(files)()
+
+
+if __name__ == "__main__":
+    # The child side of start_scan: file list in on stdin, ScanResult out on stdout. The
+    # module is imported by name so the result unpickles as the parent's ScanResult.
+    from courtroom.detectives import scanner
+
+    pickle.dump(scanner.scan_all(pickle.load(sys.stdin.buffer)), sys.stdout.buffer)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from courtroom.detectives.base import Case, detective
 from courtroom.detectives.common import REPO, SCAN_INCOMPLETE, make, one_line
 from courtroom.detectives.parsing import SourceIndex, source_index
-from courtroom.detectives.scanner import scan
+from courtroom.detectives.scanner import start_scan
 from courtroom.detectives.security_report import combine
 from courtroom.detectives.security_rules import clone_into_cwd, hardcoded_secrets
 from courtroom.detectives.taint import analyse
@@ -35,8 +35,9 @@ def security_report(ws: Workspace) -> SecurityReport | None:
 def build_report(index: SourceIndex) -> SecurityReport:
     """Scan a parsed repository: taint flows, bandit issues and tree-sitter rules."""
     files = {sf.path: sf for sf in index.files}
-    result = scan([(sf.path, sf.source) for sf in index.files])
+    pending = start_scan([(sf.path, sf.source) for sf in index.files])
     flows = analyse(index.files)
+    result = pending()
     hits = [(hit, sf) for sf in index.files
             for hit in (*clone_into_cwd(sf), *hardcoded_secrets(sf))]
     findings = combine(flows, result.findings, hits, files)
