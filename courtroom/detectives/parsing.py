@@ -42,6 +42,12 @@ def matches(name: str, node: Node) -> list[dict[str, list[Node]]]:
     return [caps for _idx, caps in cursor.matches(node)]
 
 
+def captures(name: str, node: Node) -> dict[str, list[Node]]:
+    """Run a named query over ``node``; nodes by capture name, in document order."""
+    found = tree_sitter.QueryCursor(query(name)).captures(node)
+    return {key: sorted(nodes, key=lambda n: n.start_byte) for key, nodes in found.items()}
+
+
 @dataclass
 class SourceFile:
     """One parsed Python file."""

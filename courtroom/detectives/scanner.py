@@ -8,9 +8,10 @@ the time spent per file is measured. Every file is scanned: no time budget.
 
 from __future__ import annotations
 
+import base64
 import io
+import json
 import logging
-import pickle
 import subprocess
 import sys
 import threading
@@ -18,7 +19,8 @@ import time
 import warnings
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 with warnings.catch_warnings():
     # stevedore (bandit's plugin loader) warns about its own deprecated argument on import.
@@ -28,7 +30,7 @@ with warnings.catch_warnings():
     from bandit.core import meta_ast, metrics, node_visitor, test_set
 
 #: Repositories with more source than this are scanned by bandit in a second process.
-PARALLEL_BYTES = 2_000_000
+PARALLEL_BYTES = 300_000
 #: Bandit checks that are noise for an audit (imports, asserts, partial paths).
 IGNORED = frozenset({"B101", "B403", "B404", "B603", "B607", "B110", "B112", "B311", "B405",
                      "B408", "B410"})
@@ -126,21 +128,34 @@ def start_scan(files: list[tuple[str, bytes]]) -> Callable[[], ScanResult]:
         [sys.executable, "-m", "courtroom.detectives.scanner"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bandit")
-    pending = pool.submit(child.communicate, pickle.dumps(files))
+    request = json.dumps([[path, base64.b64encode(data).decode("ascii")] for path, data in files])
+    pending = pool.submit(child.communicate, request.encode("utf-8"))
     pool.shutdown(wait=False)  # the thread ends with the child's output
 
     def collect() -> ScanResult:
         try:
             out, _ = pending.result()
             if child.returncode == 0:
-                result = pickle.loads(out)
-                if isinstance(result, ScanResult):
-                    return result
-        except (OSError, EOFError, AttributeError, pickle.UnpicklingError):
+                return _decode(json.loads(out))
+        except (OSError, ValueError, KeyError, TypeError):
             pass
         return scan_all(files)
 
     return collect
+
+
+def _decode(data: dict[str, Any]) -> ScanResult:
+    """A ScanResult from the child's JSON."""
+    return ScanResult(findings=[Finding(**f) for f in data["findings"]],
+                      skipped=[(p, why) for p, why in data["skipped"]],
+                      scanned=int(data["scanned"]), seconds=float(data["seconds"]),
+                      slowest=(str(data["slowest"][0]), float(data["slowest"][1])))
+
+
+def _child() -> None:
+    """The child side of start_scan: files in as JSON on stdin, the result out as JSON."""
+    files = [(path, base64.b64decode(data)) for path, data in json.load(sys.stdin)]
+    json.dump(asdict(scan_all(files)), sys.stdout)
 
 
 def scan(files: list[tuple[str, bytes]]) -> ScanResult:
@@ -149,8 +164,4 @@ def scan(files: list[tuple[str, bytes]]) -> ScanResult:
 
 
 if __name__ == "__main__":
-    # The child side of start_scan: file list in on stdin, ScanResult out on stdout. The
-    # module is imported by name so the result unpickles as the parent's ScanResult.
-    from courtroom.detectives import scanner
-
-    pickle.dump(scanner.scan_all(pickle.load(sys.stdin.buffer)), sys.stdout.buffer)
+    _child()

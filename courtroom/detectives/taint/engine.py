@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from courtroom.detectives.parsing import Node, SourceFile, walk
+from courtroom.detectives.parsing import Node, SourceFile, captures
 from courtroom.detectives.taint import library
 from courtroom.detectives.taint.entry import Entry, called_names, entry_points
 from courtroom.detectives.taint.frame import Env, Frame
@@ -22,15 +22,14 @@ from courtroom.detectives.taint.program import (
     ModuleInfo,
     Program,
 )
-from courtroom.detectives.taint.values import ALL, API, CLEAN, LOCAL, XSS, Step, Val, merge, \
-    tainted
+from courtroom.detectives.taint.values import ALL, API, CLEAN, LOCAL, XSS, Step, Val, merge, tainted
 
 if TYPE_CHECKING:
     from courtroom.detectives.taint.calls import Args
     from courtroom.detectives.taint.library import Sink
 
 #: How deep calls into the repository are followed from a root.
-MAX_DEPTH = 4
+MAX_DEPTH = 3
 Key = tuple[int, str, tuple[object, ...]]
 
 
@@ -65,10 +64,11 @@ class Engine:
         """Analyse every module and every function as a root."""
         functions: list[tuple[SourceFile, list[Node]]] = []
         for sf in self.files:
-            nodes = walk(sf.root)
-            self._entries.update(entry_points(sf, nodes))
-            self._called |= called_names(sf, nodes)
-            functions.append((sf, [n for n in nodes if n.type == "function_definition"]))
+            found = captures("taint", sf.root)
+            defs, calls = found.get("function", []), found.get("call", [])
+            self._entries.update(entry_points(sf, defs, calls))
+            self._called |= called_names(sf, calls)
+            functions.append((sf, defs))
         for sf, defs in functions:
             self.module_env(sf)
             for node in defs:
@@ -93,6 +93,11 @@ class Engine:
     def _root(self, sf: SourceFile, node: Node) -> None:
         entry = self._entries.get(node.id)
         owner = self._owner(sf, node)
+        called = sf.text(node.child_by_field_name("name")) in self._called
+        plain = entry is None and called
+        key = _clean_key(node, sf, Instance(owner) if owner is not None else None)
+        if plain and key in self._memo:
+            return  # already interpreted as a callee given nothing tainted: same result
         frame = Frame(self, sf, {}, self.module_env(sf), route=bool(entry and entry.web),
                       route_path=entry.path if entry is not None else None)
         params = _params(frame, node)
@@ -104,7 +109,7 @@ class Engine:
                                                                       f"{entry.what}"),
                                           frozenset({"request"}) if name == "request" and
                                           entry.web else frozenset())
-            elif sf.text(node.child_by_field_name("name")) not in self._called:
+            elif not called:
                 # Nothing in the repository calls it: an API whose callers choose the
                 # argument. Passing it on whole is the API's purpose ("run this command");
                 # building a command, query or path from it is injection.
@@ -112,6 +117,8 @@ class Engine:
                                                                 "API nothing here calls"),
                                           frozenset({API}))
         frame.run(node.child_by_field_name("body"), frame.env)
+        if plain:
+            self._memo[key] = (_joined(frame.returns) if frame.returns else CLEAN, {})
 
     def _owner(self, sf: SourceFile, node: Node) -> ClassRef | None:
         parent = node.parent
@@ -197,6 +204,8 @@ class Engine:
         key: Key = (func.node.id, func.sf.path, (tuple(_shape(v) for v in passed),
                                                 tuple(sorted((k, _shape(v)) for k, v in
                                                              keyed.items())), state))
+        if all(_inert(v) for v in (*passed, *keyed.values())):
+            key = _clean_key(func.node, func.sf, instance)
         if caller.depth >= MAX_DEPTH or key in self._active:
             return merge([*passed, *keyed.values()])
         if key in self._memo:
@@ -248,6 +257,19 @@ class Engine:
         if frame.route and frame.depth == 0 and XSS in value.kinds and value.items is None:
             self.sink(frame, node, library.Sink(XSS, "cross-site-scripting", 79), value,
                       "the response body")
+
+
+def _inert(v: Val) -> bool:
+    """An argument that cannot change what a callee does: untainted, no object, no name."""
+    return not v.kinds and v.inst is None and v.ref is None and not v.flags
+
+
+def _clean_key(node: Node, sf: SourceFile, instance: Instance | None) -> Key:
+    """The memo key of a function run with nothing tainted (as a root or as a callee)."""
+    state = (id(instance.cls), tuple(sorted((k, _shape(v)) for k, v in
+                                            instance.attrs.items()))) \
+        if instance is not None else None
+    return (node.id, sf.path, ("clean", state))
 
 
 def _joined(values: list[Val]) -> Val:

@@ -45,12 +45,10 @@ def _decorators(sf: SourceFile, func: Node) -> list[tuple[str, str | None]]:
     return out
 
 
-def _registered(sf: SourceFile, nodes: list[Node]) -> dict[str, bool]:
+def _registered(sf: SourceFile, calls: list[Node]) -> dict[str, bool]:
     """Names of functions handed to a registrar (``add_node("x", fn)``), web or not."""
     out: dict[str, bool] = {}
-    for node in nodes:
-        if node.type != "call":
-            continue
+    for node in calls:
         fn = node.child_by_field_name("function")
         name = sf.text(fn).rsplit(".", 1)[-1] if fn is not None else ""
         if name not in library.REGISTRARS:
@@ -63,14 +61,13 @@ def _registered(sf: SourceFile, nodes: list[Node]) -> dict[str, bool]:
     return out
 
 
-def called_names(sf: SourceFile, nodes: list[Node]) -> set[str]:
-    """The last name segment of every call among ``nodes`` (``a.b.run()`` gives ``run``)."""
+def called_names(sf: SourceFile, calls: list[Node]) -> set[str]:
+    """The last name segment of every call (``a.b.run()`` gives ``run``)."""
     out: set[str] = set()
-    for node in nodes:
-        if node.type == "call":
-            fn = node.child_by_field_name("function")
-            if fn is not None:
-                out.add(sf.text(fn).rsplit(".", 1)[-1].strip())
+    for node in calls:
+        fn = node.child_by_field_name("function")
+        if fn is not None:
+            out.add(sf.text(fn).rsplit(".", 1)[-1].strip())
     return out
 
 
@@ -79,14 +76,12 @@ def _imports_web_framework(sf: SourceFile) -> bool:
     return any(f in head for f in (b"django", b"starlette", b"fastapi"))
 
 
-def entry_points(sf: SourceFile, nodes: list[Node]) -> dict[int, Entry]:
-    """Node id -> entry description, for every entry-point function among a file's nodes."""
-    registered = _registered(sf, nodes)
+def entry_points(sf: SourceFile, functions: list[Node], calls: list[Node]) -> dict[int, Entry]:
+    """Node id -> entry description, for every entry-point function of a file."""
+    registered = _registered(sf, calls)
     web_module = _imports_web_framework(sf)
     out: dict[int, Entry] = {}
-    for node in nodes:
-        if node.type != "function_definition":
-            continue
+    for node in functions:
         name = sf.text(node.child_by_field_name("name"))
         decorators = _decorators(sf, node)
         routes = [(d, p) for d, p in decorators
