@@ -213,10 +213,12 @@ def _method(frame: Frame, node: Node, obj: Node | None, receiver: Val, method: s
     if method in library.NORMALISERS:
         return Val(kinds=receiver.kinds, flags=receiver.flags | {"path", "normalised"},
                    steps=receiver.steps)
-    if method in library.LOCAL_METHODS and not receiver.tainted:
-        kinds = LOCAL if method in ("parse_args", "parse_known_args", "invoke", "ainvoke") \
-            else FILE_CONTENT_KINDS
-        return tainted(kinds, frame.at(node, f"reads input ({frame.text(node)})"))
+    if method in ("parse_args", "parse_known_args", "invoke", "ainvoke"):
+        return tainted(LOCAL, frame.at(node, f"reads input ({frame.text(node)})"))
+    if method in library.LOCAL_METHODS:
+        # What a file holds is the file's, not its name's: reading never forwards the
+        # path's taint, it reads content that must not reach a shell, eval or a query.
+        return tainted(FILE_CONTENT_KINDS, frame.at(node, f"reads input ({frame.text(node)})"))
     out = merge([receiver, *positional, *keywords.values()])
     if method in ("joinpath", "with_name", "with_suffix", "parent"):
         return Val(kinds=out.kinds, flags=receiver.flags & {"path"}, steps=out.steps)

@@ -2,7 +2,8 @@
 
 ``if x not in ALLOWED: return`` leaves ``x`` validated below it; so do a pattern match
 (``re.fullmatch``), a digits-only test, a containment test on a resolved path
-(``p.resolve()`` then ``startswith``/``is_relative_to``), and a refusal of ``..``.
+(``p.resolve()`` then ``startswith``/``is_relative_to``), a refusal of ``..``, and a
+refusal of quotes (the value cannot leave a quoted SQL or XPath literal).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from courtroom.detectives.parsing import Node
-from courtroom.detectives.taint.values import ALL, CODE, PATH, Val
+from courtroom.detectives.taint.values import ALL, CODE, PATH, SQL, XPATH, Val
 
 if TYPE_CHECKING:
     from courtroom.detectives.taint.frame import Env, Frame
@@ -86,9 +87,12 @@ def _compare_facts(frame: Frame, node: Node, truth: bool) -> list[Fact]:
                                   all(v.known() for v in container.seq)):
             return [(name, "valid", ALL)]
     pattern = frame.eval(left)
-    if absent and pattern.known() and ".." in str(pattern.const):
-        target = _root(frame, right)
-        return [(target, "no-dotdot", frozenset({PATH}))] if target else []
+    target = _root(frame, right)
+    if absent and pattern.known() and target is not None:
+        if ".." in str(pattern.const):
+            return [(target, "no-dotdot", frozenset({PATH}))]
+        if pattern.const in _QUOTES:  # no quote: it cannot leave a quoted literal
+            return [(target, "no-quote", frozenset({SQL, XPATH}))]
     if ops == "==" and truth and name is not None and frame.eval(right).known():
         return [(name, "valid", ALL)]
     return []
