@@ -251,7 +251,7 @@ def test_a_helper_in_another_module_is_followed(tmp_path: Path, open_case: OpenC
     report = security_report(case.workspace)
     assert report is not None
     flow = next(f for f in report.findings if f.path == "pkg/mod.py").flow
-    assert [s.path for s in flow][0] == "main.py" and flow[-1].line == 5
+    assert flow[0].path == "main.py" and flow[-1].line == 5
 
 
 def test_a_helper_only_ever_given_constants_is_unconfirmed(
