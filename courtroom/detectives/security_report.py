@@ -80,9 +80,10 @@ def from_flow(flow: Flow, sf: SourceFile | None) -> SecurityFinding:
     return SecurityFinding(
         rule_id=f"courtroom/{flow.rule}", name=RULE_NAMES[flow.rule], cwe=flow.cwe,
         severity="HIGH", precision="high", path=flow.path, line=flow.line,
-        column=flow.column, message=_line(sf, flow.line) or flow.sink, confirmed=not test,
+        column=flow.column, message=redact(_line(sf, flow.line)) or flow.sink,
+        confirmed=not test,
         in_test=test, reason=reason, tools=["taint"],
-        flow=[FlowStep(path=s.path, line=s.line, column=s.column, note=s.note[:160])
+        flow=[FlowStep(path=s.path, line=s.line, column=s.column, note=redact(s.note[:160]))
               for s in flow.steps])
 
 
@@ -107,9 +108,8 @@ def from_bandit(f: Finding, sf: SourceFile | None) -> SecurityFinding:
     rule = BANDIT_RULE.get(f.test_id)
     name = RULE_NAMES[rule] if rule else BANDIT_NAMES.get(f.test_id,
                                                           f.test_name.replace("_", " "))
-    text, detail = _line(sf, f.line) or f.text, " ".join(f.text.split())[:120]
-    if f.test_id in CREDENTIALS:
-        text, detail = redact(text), redact(detail)
+    # Literals are masked everywhere: a secret on a flagged line never reaches an output.
+    text, detail = redact(_line(sf, f.line) or f.text), redact(" ".join(f.text.split())[:120])
     return SecurityFinding(
         rule_id=f"bandit/{f.test_id}", name=name, cwe=f.cwe or 0,
         severity=_SEVERITY.get(f.severity, "MEDIUM"),  # type: ignore[arg-type]

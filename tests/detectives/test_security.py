@@ -262,3 +262,16 @@ def test_a_helper_only_ever_given_constants_is_unconfirmed(
     ev = security(open_case(make_repo(tmp_path / "r", files=files)))
     item = next(e for e in ev if e.location == "mod.py:5")
     assert "security" not in item.tags and "security_unconfirmed" in item.tags
+
+
+def test_no_literal_on_a_flagged_line_reaches_the_verdict(
+    tmp_path: Path, open_case: OpenCase
+) -> None:
+    source = ("import os\nimport sys\n\nos.system('curl -H \"token: ghp_S3cretS3cretS3cret\" ' "
+              "+ sys.argv[1])\n")
+    case = open_case(make_repo(tmp_path / "r", files={"cli.py": source}))
+    ev = security(case)
+    report = security_report(case.workspace)
+    assert report is not None and report.confirmed == 1
+    dumped = report.model_dump_json() + "".join(e.model_dump_json() for e in ev)
+    assert "S3cretS3cret" not in dumped
