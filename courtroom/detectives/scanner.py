@@ -128,13 +128,12 @@ def start_scan(files: list[tuple[str, bytes]]) -> Callable[[], ScanResult]:
         [sys.executable, "-m", "courtroom.detectives.scanner"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bandit")
-    request = json.dumps([[path, base64.b64encode(data).decode("ascii")] for path, data in files])
-    pending = pool.submit(child.communicate, request.encode("utf-8"))
+    pending = pool.submit(_exchange, child, files)
     pool.shutdown(wait=False)  # the thread ends with the child's output
 
     def collect() -> ScanResult:
         try:
-            out, _ = pending.result()
+            out = pending.result()
             if child.returncode == 0:
                 return _decode(json.loads(out))
         except (OSError, ValueError, KeyError, TypeError):
@@ -142,6 +141,21 @@ def start_scan(files: list[tuple[str, bytes]]) -> Callable[[], ScanResult]:
         return scan_all(files)
 
     return collect
+
+
+def _exchange(child: subprocess.Popen[bytes], files: list[tuple[str, bytes]]) -> bytes:
+    """Stream the files to the child one JSON line each (no second copy of the repository
+    in memory), then read its result."""
+    assert child.stdin is not None and child.stdout is not None
+    try:
+        for path, data in files:
+            line = json.dumps([path, base64.b64encode(data).decode("ascii")]) + "\n"
+            child.stdin.write(line.encode("utf-8"))
+        child.stdin.close()
+        out = child.stdout.read()
+    finally:
+        child.wait()
+    return out
 
 
 def _decode(data: dict[str, Any]) -> ScanResult:
@@ -153,8 +167,8 @@ def _decode(data: dict[str, Any]) -> ScanResult:
 
 
 def _child() -> None:
-    """The child side of start_scan: files in as JSON on stdin, the result out as JSON."""
-    files = [(path, base64.b64decode(data)) for path, data in json.load(sys.stdin)]
+    """The child side of start_scan: files in as JSON lines on stdin, the result out as JSON."""
+    files = [(path, base64.b64decode(data)) for path, data in map(json.loads, sys.stdin)]
     json.dump(asdict(scan_all(files)), sys.stdout)
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from builders import make_repo
 
+from courtroom.detectives import scanner
 from courtroom.detectives.common import SCAN_INCOMPLETE
 from courtroom.detectives.scanner import scan_all
 from courtroom.detectives.security import MAX_HINTS, security, security_report
@@ -275,3 +276,24 @@ def test_no_literal_on_a_flagged_line_reaches_the_verdict(
     assert report is not None and report.confirmed == 1
     dumped = report.model_dump_json() + "".join(e.model_dump_json() for e in ev)
     assert "S3cretS3cret" not in dumped
+
+
+FILES = [("a.py", b"import os\nos.system(input())\n"), ("b.py", b"eval(input())\n"),
+         ("c.py", b"def x(:\n")]
+
+
+def test_the_second_process_scans_what_this_one_would(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scanner, "PARALLEL_BYTES", 0)
+    child = scanner.start_scan(FILES)()
+    here = scanner.scan_all(FILES)
+    assert child.findings == here.findings and child.skipped == here.skipped
+    assert child.scanned == 2
+
+
+def test_a_failed_child_is_replaced_by_an_in_process_scan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(scanner, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(scanner.sys, "executable", "/bin/false")
+    result = scanner.start_scan(FILES)()
+    assert result.scanned == 2 and [f.test_id for f in result.findings] == ["B605", "B307"]
