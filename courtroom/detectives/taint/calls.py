@@ -11,6 +11,7 @@ from courtroom.detectives.taint import library
 from courtroom.detectives.taint.exprs import shell_program
 from courtroom.detectives.taint.library import FILE_CONTENT_KINDS
 from courtroom.detectives.taint.program import Bound, ClassRef, FuncRef, Instance
+from courtroom.detectives.taint.stmts import bind
 from courtroom.detectives.taint.values import (
     ALL,
     CLEAN,
@@ -193,7 +194,6 @@ def _method(frame: Frame, node: Node, obj: Node | None, receiver: Val, method: s
         return tainted(ALL, frame.at(node, f"reads request data ({frame.text(node)})"))
     updated = _mutate(receiver, method, positional)
     if updated is not None and obj is not None:
-        from courtroom.detectives.taint.stmts import bind
         bind(frame, obj, updated[0])
         return updated[1]
     lookup = _lookup(receiver, method, positional, keywords)

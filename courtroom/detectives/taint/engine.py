@@ -22,7 +22,18 @@ from courtroom.detectives.taint.program import (
     ModuleInfo,
     Program,
 )
-from courtroom.detectives.taint.values import ALL, API, CLEAN, LOCAL, XSS, Step, Val, merge, tainted
+from courtroom.detectives.taint.values import (
+    ALL,
+    API,
+    CLEAN,
+    LOCAL,
+    XSS,
+    Step,
+    Val,
+    join,
+    merge,
+    tainted,
+)
 
 if TYPE_CHECKING:
     from courtroom.detectives.taint.calls import Args
@@ -273,7 +284,6 @@ def _clean_key(node: Node, sf: SourceFile, instance: Instance | None) -> Key:
 
 
 def _joined(values: list[Val]) -> Val:
-    from courtroom.detectives.taint.values import join
     out = values[0]
     for v in values[1:]:
         out = join(out, v)

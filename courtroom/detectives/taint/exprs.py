@@ -16,6 +16,7 @@ from courtroom.detectives.taint.values import (
     Val,
     const,
     element,
+    join,
     merge,
     tainted,
 )
@@ -23,7 +24,7 @@ from courtroom.detectives.taint.values import (
 if TYPE_CHECKING:
     from courtroom.detectives.taint.frame import Frame
 
-_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
     "//": operator.floordiv, "%": operator.mod, "&": operator.and_, "|": operator.or_,
     "^": operator.xor,
@@ -214,7 +215,7 @@ def _operators(frame: Frame, node: Node) -> Val:
         left, right = frame.eval(node.child_by_field_name("left")), frame.eval(
             node.child_by_field_name("right"))
         op = frame.sf.text(node.child_by_field_name("operator"))
-        out = fold(_BINARY[op], left, right) if op in _BINARY else CLEAN
+        out = fold(BINARY[op], left, right) if op in BINARY else CLEAN
         if out.known():
             return out
         if op == "+" and left.seq is not None and right.seq is not None:
@@ -273,7 +274,6 @@ def _conditional(frame: Frame, node: Node) -> Val:
     test = frame.eval(cond)
     if test.known():
         return frame.eval(body if test.const else other)
-    from courtroom.detectives.taint.values import join
     return join(frame.eval(body), frame.eval(other))
 
 
@@ -282,6 +282,7 @@ def _comprehension(frame: Frame, node: Node) -> Val:
     for clause in node.named_children:
         if clause.type == "for_in_clause":
             source = frame.eval(clause.child_by_field_name("right"))
+            # Imported here: stmts imports this module at its top.
             from courtroom.detectives.taint.stmts import bind
             bind(frame, clause.child_by_field_name("left"), element(source))
     body = node.named_children[0] if node.named_children else None
@@ -292,11 +293,6 @@ def _comprehension(frame: Frame, node: Node) -> Val:
     frame.env = saved
     out = merge([value])
     return Val(kinds=out.kinds, steps=out.steps, flags=frozenset({"list"}))
-
-
-def is_literal_node(node: Node) -> bool:
-    """Whether a node is a plain literal (used by guards)."""
-    return node.type in _LITERAL_TYPES or node.type in ("string", "concatenated_string")
 
 
 def shell_program(value: Val) -> bool:

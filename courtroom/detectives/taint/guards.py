@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from courtroom.detectives.parsing import Node
-from courtroom.detectives.taint.values import ALL, CODE, PATH, SQL, XPATH, Val
+from courtroom.detectives.taint.values import ALL, CODE, PATH, SQL, XPATH
 
 if TYPE_CHECKING:
     from courtroom.detectives.taint.frame import Env, Frame
@@ -136,5 +136,3 @@ def refine(frame: Frame, cond: Node | None, truth: bool, env: Env) -> Env:
             env[name] = env[name].clean(frozenset({CODE}))
     return env
 
-
-__all__ = ["Val", "facts", "refine"]

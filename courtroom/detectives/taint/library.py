@@ -124,7 +124,7 @@ NORMALISERS = frozenset({"os.path.realpath", "os.path.abspath", "os.path.normpat
 CLEAN_METHODS = frozenset({
     "startswith", "endswith", "isdigit", "isnumeric", "isdecimal", "isalnum", "isalpha",
     "isidentifier", "isspace", "islower", "isupper", "find", "rfind", "index", "rindex",
-    "count", "hexdigest", "digest", "exists", "is_file", "is_dir", "__len__", "keys_count",
+    "count", "hexdigest", "digest", "exists", "is_file", "is_dir",
 })
 #: Web request objects (the attacker's input as a whole).
 REQUESTS = frozenset({"flask.request", "quart.request", "bottle.request",
@@ -153,6 +153,5 @@ REGISTRARS = frozenset({"add_node", "add_url_rule", "add_api_route", "add_route"
                         "from_function", "register_tool", "Tool", "StructuredTool"})
 #: Sources that attack everything but local paths.
 LOCAL_KINDS = LOCAL
-WEB_KINDS = ALL
 #: Sink kinds checked for a (text) value that reaches a file's contents (not used as a path).
 FILE_CONTENT_KINDS = frozenset({SHELL, CODE, SQL, DESER})

@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING
 
 from courtroom.detectives.parsing import Node
 from courtroom.detectives.taint import guards
+from courtroom.detectives.taint.exprs import BINARY, fold
 from courtroom.detectives.taint.program import FuncRef, Instance
-from courtroom.detectives.taint.values import CLEAN, Val, const, element, join, merge
+from courtroom.detectives.taint.values import CLEAN, Val, element, join, merge
 
 if TYPE_CHECKING:
     from courtroom.detectives.taint.frame import Env, Frame
@@ -88,8 +89,7 @@ def _expression(frame: Frame, node: Node) -> None:
         left = node.child_by_field_name("left")
         current, value = frame.eval(left), frame.eval(node.child_by_field_name("right"))
         op = frame.sf.text(node.child_by_field_name("operator")).rstrip("=")
-        from courtroom.detectives.taint.exprs import _BINARY, fold
-        folded = fold(_BINARY[op], current, value) if op in _BINARY else CLEAN
+        folded = fold(BINARY[op], current, value) if op in BINARY else CLEAN
         if folded.known():
             bind(frame, left, folded)
         elif current.seq is not None and value.seq is not None and op == "+":
@@ -305,5 +305,3 @@ def _define(frame: Frame, node: Node) -> Env:
         frame.env[name] = Val(inst=FuncRef(frame.sf, inner, module))
     return frame.env
 
-
-__all__ = ["bind", "const", "execute", "join_envs"]
