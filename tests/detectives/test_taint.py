@@ -81,9 +81,16 @@ def test_every_sink_kind(body: str, rule: str) -> None:
     "if not str(p).startswith(str(base)):\n    return 'no'\nreturn p.read_text()",
     "x = request.args['f']\nif '..' in x:\n    return 'no'\nreturn open('/srv/' + x).read()",
     "return request.path.split('/')[1]",
+    "from flask import render_template\nreturn render_template('p.html', q=request.args['q'])",
 ])
 def test_sanitised_responses_and_safe_apis(body: str) -> None:
     assert route(body, prelude="") == []
+
+
+def test_a_fastapi_route_returns_json_not_html() -> None:
+    code = ("from fastapi import FastAPI\napp = FastAPI()\n\n\n@app.get('/items/{q}')\n"
+            "def item(q: str):\n    return f'<p>{q}</p>'\n")
+    assert flows({"api.py": code}) == []
 
 
 def test_an_unresolved_prefix_check_does_not_sanitise_a_path() -> None:

@@ -109,7 +109,8 @@ class Engine:
         key = _clean_key(node, sf, Instance(owner) if owner is not None else None)
         if plain and key in self._memo:
             return  # already interpreted as a callee given nothing tainted: same result
-        frame = Frame(self, sf, {}, self.module_env(sf), route=bool(entry and entry.web),
+        html = bool(entry and entry.web and entry.html)
+        frame = Frame(self, sf, {}, self.module_env(sf), route=html,
                       route_path=entry.path if entry is not None else None)
         params = _params(frame, node)
         for i, (name, _default) in enumerate(params):

@@ -25,6 +25,8 @@ class Entry:
     kinds: frozenset[str]
     #: The route's literal path when it has no variable part: ``request.path`` is then known.
     path: str | None = None
+    #: Whether what the handler returns is sent as HTML (FastAPI sends it as JSON).
+    html: bool = True
 
 
 def _decorators(sf: SourceFile, func: Node) -> list[tuple[str, str | None]]:
@@ -93,7 +95,8 @@ def entry_points(sf: SourceFile, functions: list[Node], calls: list[Node]) -> di
         if routes:
             path = routes[0][1]
             fixed = path if path is not None and "<" not in path and "{" not in path else None
-            out[node.id] = Entry(f"web route @{routes[0][0]}", True, ALL, fixed)
+            out[node.id] = Entry(f"web route @{routes[0][0]}", True, ALL, fixed,
+                                 html=b"fastapi" not in sf.source[:20000])
         elif name in registered:
             web = registered[name]
             out[node.id] = Entry("a registered handler", web, ALL if web else LOCAL)

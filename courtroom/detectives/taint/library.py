@@ -115,7 +115,12 @@ SANITISERS: dict[str, frozenset[str]] = {
     "urllib.parse.quote_plus": frozenset({SHELL, PATH, XSS, SQL, LDAP, XPATH}),
     "int": ALL, "float": ALL, "bool": ALL, "len": ALL, "abs": ALL, "ord": ALL, "hash": ALL,
     "round": ALL, "id": ALL, "isinstance": ALL, "callable": ALL, "uuid.UUID": ALL,
-    "flask.jsonify": ALL, "jsonify": ALL, "json.dumps": frozenset({SHELL, CODE, XSS}),
+    "flask.jsonify": ALL, "jsonify": ALL,
+    # Templates escape what they are given (Jinja autoescape, Django templates); a redirect
+    # is no response body.
+    "flask.render_template": frozenset({XSS}), "django.shortcuts.render": frozenset({XSS}),
+    "flask.redirect": frozenset({XSS}), "django.shortcuts.redirect": frozenset({XSS}),
+    "json.dumps": frozenset({SHELL, CODE, XSS}),
 }
 #: Normalising a path is half of a containment check (the guard after it is the other half).
 NORMALISERS = frozenset({"os.path.realpath", "os.path.abspath", "os.path.normpath",
