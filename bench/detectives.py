@@ -193,6 +193,7 @@ def one_size(files: int, source: str) -> None:
         seconds, _, errors = evidence_phase(repo, pdf)
         cpu = time.process_time() - cpu
         timings = dict(LAST_TIMINGS)
+        # The audit's own high-water mark, taken before bandit alone runs in this process.
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         bandit = bandit_alone(repo)[0]
