@@ -80,6 +80,10 @@ class SourceIndex:
     files: list[SourceFile]
     skipped: list[str]
     python_count: int
+    #: Source files in the tree that could not be read (over the size cap, unreadable),
+    #: with the reason: code may hide there. Binary files (NUL bytes, which Python refuses
+    #: to run) and links out of the tree are skipped but are not source.
+    unexamined: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def with_errors(self) -> list[SourceFile]:
@@ -114,14 +118,28 @@ def build_index(ws: Workspace) -> SourceIndex:
     """Parse every Python file of the workspace."""
     files: list[SourceFile] = []
     skipped: list[str] = []
+    unexamined: list[tuple[str, str]] = []
     paths = ws.files((".py",))
     for rel in paths:
         data = ws.read_bytes(rel, limit=MAX_PARSE_BYTES)
         if data is None or b"\x00" in data[:4096]:
             skipped.append(rel)
+            real = ws.path_of(rel)
+            if data is None and real is not None:
+                unexamined.append((rel, _why_unread(real)))
             continue
         files.append(parse_bytes(rel, data))
-    return SourceIndex(files, skipped, len(paths))
+    return SourceIndex(files, skipped, len(paths), unexamined)
+
+
+def _why_unread(real: Path) -> str:
+    """Why a file inside the tree could not be read as source."""
+    try:
+        size = real.stat().st_size
+    except OSError as exc:
+        return f"unreadable ({type(exc).__name__})"
+    return f"over the {MAX_PARSE_BYTES:,}-byte limit ({size:,} bytes)" \
+        if size > MAX_PARSE_BYTES else "unreadable"
 
 
 def source_index(ws: Workspace) -> SourceIndex:

@@ -45,8 +45,7 @@ def build_report(index: SourceIndex) -> SecurityReport:
     return SecurityReport(
         files_examined=len(index.files), bandit_scanned=result.scanned,
         tree_sitter_only=[f"{path}: {why}" for path, why in result.skipped],
-        not_examined=[f"{path}: unreadable, binary or over the size limit"
-                      for path in index.skipped],
+        not_examined=[f"{path}: {why}" for path, why in index.unexamined],
         confirmed=confirmed, unconfirmed=len(findings) - confirmed, findings=findings)
 
 

@@ -172,11 +172,13 @@ def test_every_finding_is_kept_and_counted(tmp_path: Path, open_case: OpenCase) 
 
 
 def test_a_file_left_unexamined_fails_closed(tmp_path: Path, open_case: OpenCase) -> None:
-    files = {"ok.py": "x = 1\n", "blob.py": "x = 1\n\x00\x00binary\n"}
+    files = {"ok.py": "x = 1\n", "huge.py": "x = 1\n" * 120_000,
+             "blob.py": "x = 1\n\x00\x00binary\n"}  # NUL bytes: Python refuses to run it
     case = open_case(make_repo(tmp_path / "r", files=files))
     ev = security(case)
     incomplete = [e for e in ev if SCAN_INCOMPLETE in e.tags]
-    assert len(incomplete) == 1 and "blob.py" in incomplete[0].rationale
+    assert len(incomplete) == 1 and "huge.py: over the 600,000-byte limit" in \
+        incomplete[0].rationale and "blob.py" not in incomplete[0].rationale
 
 
 def test_clean_repo_has_summary_and_no_security_tag(tmp_path: Path,
