@@ -15,7 +15,7 @@ from courtroom.detectives.parsing import SourceIndex, source_index
 from courtroom.detectives.scanner import start_scan
 from courtroom.detectives.security_report import combine
 from courtroom.detectives.security_rules import clone_into_cwd, hardcoded_secrets
-from courtroom.detectives.taint import analyse
+from courtroom.detectives.taint import Engine
 from courtroom.detectives.workspace import Workspace
 from courtroom.findings import SecurityFinding, SecurityReport
 from courtroom.models import Evidence
@@ -36,7 +36,8 @@ def build_report(index: SourceIndex) -> SecurityReport:
     """Scan a parsed repository: taint flows, bandit issues and tree-sitter rules."""
     files = {sf.path: sf for sf in index.files}
     pending = start_scan([(sf.path, sf.source) for sf in index.files])
-    flows = analyse(index.files)
+    engine = Engine(index.files)
+    flows = engine.run()
     result = pending()
     hits = [(hit, sf) for sf in index.files
             for hit in (*clone_into_cwd(sf), *hardcoded_secrets(sf))]
@@ -45,7 +46,8 @@ def build_report(index: SourceIndex) -> SecurityReport:
     return SecurityReport(
         files_examined=len(index.files), bandit_scanned=result.scanned,
         tree_sitter_only=[f"{path}: {why}" for path, why in result.skipped],
-        not_examined=[f"{path}: {why}" for path, why in index.unexamined],
+        not_examined=[f"{path}: {why}" for path, why in
+                      (*index.unexamined, *sorted(engine.unfinished.items()))],
         confirmed=confirmed, unconfirmed=len(findings) - confirmed, findings=findings)
 
 

@@ -181,6 +181,17 @@ def test_a_file_left_unexamined_fails_closed(tmp_path: Path, open_case: OpenCase
         incomplete[0].rationale and "blob.py" not in incomplete[0].rationale
 
 
+def test_code_too_deep_to_follow_is_reported_and_the_rest_still_scanned(
+    tmp_path: Path, open_case: OpenCase
+) -> None:
+    deep = "x = " + "(" * 3000 + "1" + ")" * 3000 + "\n"
+    files = {"deep.py": deep, "cli.py": "import os\nimport sys\n\nos.system(sys.argv[1])\n"}
+    ev = security(open_case(make_repo(tmp_path / "r", files=files)))
+    incomplete = [e for e in ev if SCAN_INCOMPLETE in e.tags]
+    assert len(incomplete) == 1 and "deep.py: nested too deeply" in incomplete[0].rationale
+    assert "security" in next(e for e in ev if e.location == "cli.py:4").tags
+
+
 def test_clean_repo_has_summary_and_no_security_tag(tmp_path: Path,
                                                     open_case: OpenCase) -> None:
     ev = security(open_case(exemplary_submission(tmp_path / "r")))

@@ -19,4 +19,4 @@ def analyse(files: list[SourceFile]) -> list[Flow]:
     return Engine(files).run()
 
 
-__all__ = ["Flow", "Step", "analyse"]
+__all__ = ["Engine", "Flow", "Step", "analyse"]

@@ -70,6 +70,8 @@ class Engine:
         self._computing: set[str] = set()
         self._entries: dict[int, Entry] = {}
         self._called: set[str] = set()
+        #: Files whose analysis could not finish, with the reason.
+        self.unfinished: dict[str, str] = {}
 
     def run(self) -> list[Flow]:
         """Analyse every module and every function as a root."""
@@ -81,9 +83,16 @@ class Engine:
             self._called |= called_names(sf, calls)
             functions.append((sf, defs))
         for sf, defs in functions:
-            self.module_env(sf)
-            for node in defs:
-                self._root(sf, node)
+            try:
+                self.module_env(sf)
+                for node in defs:
+                    self._root(sf, node)
+            except RecursionError:
+                # Code nested deeper than the interpreter's stack: say so (the scan is
+                # incomplete) rather than lose every other file's findings.
+                self.unfinished[sf.path] = "nested too deeply for the taint analysis"
+                self._active.clear()
+                self._computing.clear()
         return sorted(self.flows.values(), key=lambda f: (f.path, f.line, f.column, f.rule))
 
     def module_env(self, sf: SourceFile) -> Env:
