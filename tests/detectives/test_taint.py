@@ -157,3 +157,35 @@ def test_hostile_constants_do_not_exhaust_memory() -> None:
 def test_a_file_with_syntax_errors_is_still_examined() -> None:
     code = "import os\nimport sys\n\ndef broken(:\n    pass\n\nos.system(sys.argv[1])\n"
     assert [f.line for f in flows({"bad.py": code})] == [7]
+
+
+def test_a_command_list_spliced_from_a_known_list_keeps_its_program() -> None:
+    code = ("import subprocess\nimport sys\n\n\ndef main():\n    base = ['git', '--no-pager']\n"
+            "    base += ['-C', sys.argv[1]]\n    subprocess.run([*base, 'log'])\n"
+            "    subprocess.run([*base, *sys.argv[2:]])\n")
+    assert flows({"cli.py": code}) == []
+
+
+def test_a_command_list_returned_by_a_helper_is_still_a_list() -> None:
+    code = ("import subprocess\nimport sys\n\n\ndef command(extra):\n"
+            "    if not extra:\n        return None\n    cmd = ['git']\n"
+            "    for part in extra:\n        cmd += ['-c', part]\n"
+            "    return [*cmd, 'log']\n\n\ndef main():\n"
+            "    subprocess.run(command(sys.argv[1:]))\n")
+    assert flows({"cli.py": code}) == []
+
+
+LIB = ("import subprocess\n\n\ndef a(x):\n    return b(x)\n\n\ndef b(x):\n"
+       "    return c(x)\n\n\ndef c(x):\n    return d(x)\n\n\ndef d(x):\n"
+       "    return ['git', '-C', x]\n\n\ndef run(path):\n    subprocess.run(a(path))\n")
+
+
+def test_a_result_from_calls_too_deep_to_follow_is_no_program_name() -> None:
+    main = "import sys\nfrom lib import run\n\n\ndef main():\n    run(sys.argv[1])\n"
+    assert flows({"lib.py": LIB, "main.py": main}) == []
+
+
+def test_a_test_function_is_no_api_whose_arguments_are_input() -> None:
+    test = ("import os\n\n\ndef test_run(tmp_path):\n"
+            "    os.system('ls ' + str(tmp_path))\n")
+    assert flows({"tests/test_lib.py": test}) == []

@@ -181,7 +181,7 @@ def _process(frame: Frame, node: Node, name: str, command: Val,
             frame.engine.sink(frame, node, sink, head, name)
         elif shell_program(command) and len(command.seq) > 1:
             frame.engine.sink(frame, node, sink, merge(command.seq[1:]), name)
-    elif "list" not in command.flags:
+    elif not command.flags & {"list", "opaque"}:
         frame.engine.sink(frame, node, sink, command, name)
     return merge([command]).clean(frozenset({SHELL}))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from courtroom.detectives.common import is_test_path
 from courtroom.detectives.parsing import Node, SourceFile, captures
 from courtroom.detectives.taint import library
 from courtroom.detectives.taint.entry import Entry, called_names, entry_points
@@ -130,7 +131,8 @@ class Engine:
                                                                       f"{entry.what}"),
                                           frozenset({"request"}) if name == "request" and
                                           entry.web else frozenset())
-            elif not called:
+            elif not called and not is_test_path(sf.path):
+                # (A test's parameters are fixtures the test runner passes, not input.)
                 # Nothing in the repository calls it: an API whose callers choose the
                 # argument. Passing it on whole is the API's purpose ("run this command");
                 # building a command, query or path from it is injection.
@@ -228,7 +230,10 @@ class Engine:
         if all(_inert(v) for v in (*passed, *keyed.values())):
             key = _clean_key(func.node, func.sf, instance)
         if caller.depth >= MAX_DEPTH or key in self._active:
-            return merge([*passed, *keyed.values()])
+            # Not followed: the result carries the arguments' taint, but nothing is known
+            # of its shape (it may be a list), so no sink reads it as a program name.
+            cut = merge([*passed, *keyed.values()])
+            return Val(kinds=cut.kinds, flags=frozenset({"opaque"}), steps=cut.steps)
         if key in self._memo:
             # Same arguments and same object state: same result and same attribute writes.
             result, attrs = self._memo[key]

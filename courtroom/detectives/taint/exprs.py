@@ -103,17 +103,23 @@ def _container(frame: Frame, node: Node) -> Val:
         out = merge(values)
         return Val(kinds=out.kinds, items=tuple(items), steps=out.steps)
     elems: list[Val] = []
+    exact = True  # False once a splat of unknown length makes positions unknown
     for child in node.named_children:
         if child.type in ("list_splat", "dictionary_splat"):
-            elems.append(element(frame.eval(child.named_children[0])))
+            spliced = frame.eval(child.named_children[0])
+            if spliced.seq is not None:
+                elems.extend(spliced.seq)
+            else:
+                elems.append(element(spliced))
+                exact = False
         elif child.type != "comment":
             elems.append(frame.eval(child))
     out = merge(elems)
     folded: object = UNKNOWN
-    if node.type == "tuple" and all(e.known() for e in elems):
+    if node.type == "tuple" and exact and all(e.known() for e in elems):
         folded = tuple(e.const for e in elems)
-    return Val(kinds=out.kinds, const=folded, seq=tuple(elems), steps=out.steps,
-               flags=frozenset({"list"}))
+    return Val(kinds=out.kinds, const=folded, seq=tuple(elems) if exact else None,
+               steps=out.steps, flags=frozenset({"list"}))
 
 
 def _hashable(value: object) -> bool:

@@ -94,9 +94,13 @@ def _expression(frame: Frame, node: Node) -> None:
             bind(frame, left, folded)
         elif current.seq is not None and value.seq is not None and op == "+":
             bind(frame, left, Val(kinds=current.kinds | value.kinds,
-                                  seq=current.seq + value.seq, flags=current.flags))
+                                  seq=current.seq + value.seq, flags=current.flags,
+                                  steps=current.steps or value.steps))
         else:
             merged = merge([current, value])
+            if "list" in current.flags:  # a list extended by an unknown one is still a list
+                merged = Val(kinds=merged.kinds, flags=merged.flags | {"list"},
+                             steps=merged.steps)
             bind(frame, left, merged.step(frame.at(node, f"extended: {frame.text(left)}")))
     else:
         frame.eval(node)

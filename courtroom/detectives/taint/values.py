@@ -133,7 +133,8 @@ def join(a: Val, b: Val) -> Val:
                const=a.const if a.known() and b.known() and a.const == b.const else UNKNOWN,
                items=items, seq=seq, ref=a.ref if a.ref == b.ref else None,
                inst=a.inst if a.inst is b.inst else None,
-               flags=a.flags & b.flags | ((a.flags | b.flags) & {"path"}),
+               # "None or a list" is still a list; "maybe a path" still a path.
+               flags=a.flags & b.flags | ((a.flags | b.flags) & {"path", "list"}),
                steps=a.steps if a.kinds else b.steps)
 
 
