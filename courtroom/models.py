@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from courtroom.findings import SecurityReport
+
 JudgeName = Literal["Prosecutor", "Defense", "TechLead"]
 JUDGES: tuple[JudgeName, ...] = ("Prosecutor", "Defense", "TechLead")
 Conclusion = Literal["success", "failure", "neutral"]
@@ -254,4 +256,6 @@ class Verdict(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     #: The effective settings the audit ran with and where each came from (no secrets).
     settings: dict[str, object] = Field(default_factory=dict)
+    security: SecurityReport | None = Field(
+        default=None, description="The security scan: coverage, counts, every finding.")
     integrity: dict[str, object] | None = None

@@ -25,10 +25,12 @@ def unusable(name: str, pdf: PdfData, tags: tuple[str, ...], *, given: bool) -> 
     """The fact that there is no PDF to read (none given) or that it could not be read, and why."""
     if not given:
         # Nothing was given: an absence, not a broken file the author should "make readable".
+        # Context, not adverse: with no report there is nothing to hold against it, so each
+        # criterion is judged unproven and its own remediation names what it looks for.
         return make(name, "PDF report given", False, "pdf", "The audit was given no PDF report.",
-                    0.95, (*tags, "missing"), content=pdf.problem, direction="adverse")
+                    0.95, (*tags, "missing"), content=pdf.problem)
     return make(name, "PDF report readable", False, "pdf", f"{pdf.display}: {pdf.problem}.", 0.95,
-                (*tags, "missing", "parse_error"), content=pdf.problem, direction="adverse")
+                (*tags, "missing", "parse_error"), content=pdf.problem)
 
 
 @detective(NAME)

@@ -158,7 +158,7 @@ def test_no_pdf_given_is_an_absence_not_a_broken_file(tmp_path: Path,
     # "Make the PDF readable" is wrong advice when nothing was given: the fact must say so.
     case = open_case(exemplary_submission(tmp_path / "r"), None)
     for fact in (*report(case), *diagrams(case)):
-        assert fact.goal == "PDF report given" and fact.direction == "adverse"
+        assert fact.goal == "PDF report given" and fact.direction == "context"
         assert "parse_error" not in fact.tags and "missing" in fact.tags
     broken = open_case(exemplary_submission(tmp_path / "s"), tmp_path / "nope.pdf")
     (fact,) = report(broken)
