@@ -33,7 +33,6 @@ MAX_OTHER_FILES = 20_000
 #: Directory entries examined before the walk stops (a tree of millions of entries).
 MAX_WALK_ENTRIES = 500_000
 
-# C0/C1 controls, DEL, bidi embeddings/overrides/isolates/marks, line/paragraph separators.
 #: What no detective may list: ignore globs (see courtroom.tree_paths), or a predicate
 #: over display names (AuditConfig.skips(), which keeps Python source the tree asks to hide).
 Ignore = tuple[str, ...] | Callable[[str], bool]
@@ -44,6 +43,7 @@ def skipper(ignore: Ignore) -> Callable[[str], bool]:
     return ignore if callable(ignore) else matcher(ignore)
 
 
+# C0/C1 controls, DEL, bidi embeddings/overrides/isolates/marks, line/paragraph separators.
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\\]")
 
 
