@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from fakes.github_server import CONTRACT, FakeGitHub
+from fakes.github_server import PAYLOADS, FakeGitHub
 from verdict_builders import make_verdict
 
 from courtroom.action import AuditRequest, action, main
@@ -21,12 +21,8 @@ from courtroom.judges.cache import OpinionCache
 from courtroom.models import Verdict
 
 ROOT = Path(__file__).resolve().parents[1]
-PAYLOADS = CONTRACT.parent / "payloads"
 HEAD = "9f8e7d6c5b4a39281706f5e4d3c2b1a098765432"
 MERGE = "1111111111111111111111111111111111111111"
-pytestmark = pytest.mark.skipif(
-    not CONTRACT.exists(), reason=f"GitHub contract and payloads not found at {CONTRACT.parent}"
-)
 
 
 @dataclass
@@ -77,14 +73,15 @@ def fake() -> Iterator[FakeGitHub]:
     with FakeGitHub() as server:
         server.pulls[2] = HEAD
         yield server
-    assert server.violations == []
+    assert server.violations == [] and server.response_violations == []
 
 
 def payload(tmp: Path, event: str, **changes: object) -> Path:
-    """A real payload from shared/github/payloads, rewritten with our own head sha."""
+    """A documented payload from tests/fixtures, rewritten with our own head sha."""
     source = {
-        "pull_request": PAYLOADS / "pull_request" / "synchronize.payload.json",
-        "workflow_dispatch": PAYLOADS / "workflow_dispatch" / "payload.json",
+        "pull_request": PAYLOADS / "pull_request.synchronize.json",
+        "workflow_dispatch": PAYLOADS / "workflow_dispatch.json",
+        "issue_comment": PAYLOADS / "issue_comment.created.json",
     }.get(event)
     data = json.loads(source.read_text()) if source else {"after": HEAD, "ref": "refs/heads/main"}
     if event == "pull_request":
@@ -235,7 +232,8 @@ def test_enterprise_api_url(tmp_path: Path) -> None:
         env = make_env(tmp_path, fake, "workflow_dispatch", pr_number="2")
         assert env["GITHUB_API_URL"].endswith("/api/v3")
         run(env, FakeAudit())
-    assert fake.violations == [] and len(fake.check_runs) == 1 and len(fake.comments) == 1
+    assert fake.violations == [] and fake.response_violations == []
+    assert len(fake.check_runs) == 1 and len(fake.comments) == 1
     assert all(r["path"].startswith("/repos/") for r in fake.requests)
 
 
@@ -381,7 +379,7 @@ def test_entrypoint_runs_as_the_runner_would(tmp_path: Path, fake: FakeGitHub) -
         },
     )
     sha = head_sha(workspace)
-    event = json.loads((PAYLOADS / "pull_request" / "opened.payload.json").read_text())
+    event = json.loads((PAYLOADS / "pull_request.synchronize.json").read_text())
     event["pull_request"]["head"]["sha"] = sha
     (tmp_path / "event.json").write_text(json.dumps(event))
     claude = FakeAnthropic().start()
