@@ -209,7 +209,7 @@ def test_the_github_tests_carry_their_own_contract() -> None:
 
     tests = Path(__file__).resolve().parent
     assert CONTRACT.is_relative_to(tests) and PAYLOADS.is_relative_to(tests)
-    folder = "shared"  # spelt apart so this test does not find itself
+    folder = "sha" + "red"  # spelt apart so this test does not find itself
     needles = (f'"{folder}"', f"../{folder}")
     for source in [*tests.rglob("test_*.py"), *tests.glob("fakes/*.py")]:
         text = source.read_text(encoding="utf-8")
