@@ -202,7 +202,7 @@ def test_workflow_commands_are_escaped() -> None:
 
 
 def test_the_github_tests_carry_their_own_contract() -> None:
-    """A bare clone has no ../shared: the fakes read only tests/fixtures."""
+    """A bare clone has nothing beside it: the fakes read only tests/fixtures."""
     from pathlib import Path
 
     from fakes.github_server import CONTRACT, PAYLOADS
