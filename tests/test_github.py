@@ -43,7 +43,7 @@ def publisher(fake: FakeGitHub, sleeps: list[float], **kwargs: object) -> Publis
 
 def check(pub: Publisher, n: int = 0, conclusion: str = "failure") -> int:
     notes = findings(make_verdict(findings=n))
-    return pub.publish_check_run(
+    run = pub.publish_check_run(
         name="courtroom",
         head_sha=SHA,
         conclusion=conclusion,
@@ -52,6 +52,8 @@ def check(pub: Publisher, n: int = 0, conclusion: str = "failure") -> int:
         text="x",
         annotations=notes,
     )
+    assert run.annotations_failed == 0
+    return run.id
 
 
 def test_sticky_comment_is_created_once_then_edited(fake: FakeGitHub, sleeps: list[float]) -> None:
@@ -150,7 +152,8 @@ def test_enterprise_api_prefix(sleeps: list[float]) -> None:
         assert pub.pull_head_sha(5) == SHA
         pub.upsert_comment(5, COMMENT_MARKER)
         check(pub, n=3)
-    assert all(r["path"].startswith("/repos/") for r in fake.requests)
+    rest = [r["path"] for r in fake.requests if r["path"] != "/api/graphql"]
+    assert all(path.startswith("/repos/") for path in rest) and len(rest) < len(fake.requests)
     assert fake.violations == [] and len(fake.check_runs) == 1
 
 

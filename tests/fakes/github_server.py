@@ -134,11 +134,12 @@ class FakeGitHub:
         self.failures.append(Failure(method, pattern, status, **kwargs))
 
     def writes(self, method: str | None = None, contains: str = "") -> list[dict[str, Any]]:
-        """Recorded write requests, optionally filtered."""
+        """Recorded write requests, optionally filtered (a GraphQL query reads)."""
         return [
             r
             for r in self.requests
             if r["method"] != "GET"
+            and r["path"] != self.graphql_path
             and (method is None or r["method"] == method)
             and contains in r["path"]
         ]
