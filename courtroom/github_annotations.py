@@ -3,6 +3,10 @@
 A finding is an evidence item with a ``path:line`` location in the repository that matters
 to the verdict: a confirmed security fact, a fact cited in a weak criterion, or one cited
 as missing. PDF pages and commit shas cannot be annotated on a diff, so they are skipped.
+
+Annotation text is plain text, not Markdown, and comes from the submission (file names,
+excerpts) and the models: :func:`plain` drops control and bidi characters and breaks
+``@mentions`` with a zero-width space, so no annotation can notify anyone or hide text.
 """
 
 from __future__ import annotations
@@ -19,6 +23,19 @@ _LOCATION = re.compile(
 LEVEL_ORDER = {"failure": 0, "warning": 1, "notice": 2}
 MAX_ANNOTATIONS = 500  # ten requests; beyond this a reader scrolls past them anyway
 MAX_WORKFLOW_COMMANDS = 50  # the runner shows only 10 errors + 10 warnings per step
+_MENTION = re.compile(r"@(?=[A-Za-z0-9])")
+ZERO_WIDTH_SPACE = "\u200b"
+
+
+def plain(text: str) -> str:
+    """Untrusted text made one inert line for a plain-text surface.
+
+    Control, format (bidi overrides, zero-width) and unpaired surrogate characters go;
+    other whitespace becomes a space; ``@name`` and ``@org/team`` get a zero-width space
+    after the ``@`` so they mention no one.
+    """
+    kept = "".join(ch if ch.isprintable() else (" " if ch.isspace() else "") for ch in text)
+    return _MENTION.sub("@" + ZERO_WIDTH_SPACE, kept)
 
 
 @dataclass(frozen=True)
@@ -76,8 +93,8 @@ def findings(verdict: Verdict) -> list[Annotation]:
         level = "failure" if security else "warning" if (weakest <= 2 or not ev.found) else "notice"
         about = ", ".join(f"{name} ({score}/5)" for name, score in criteria) or "security review"
         state = "found" if ev.found else "not found"
-        message = f"{ev.goal} — {state}. {ev.rationale}\nRelevant to: {about}."
-        title = f"Courtroom: {ev.goal}"
+        message = plain(f"{ev.goal} — {state}. {ev.rationale}") + f"\nRelevant to: {plain(about)}."
+        title = plain(f"Courtroom: {ev.goal}")
         out.append(Annotation(place[0], place[1], place[2], level, title, message))
     out.sort(key=lambda a: (LEVEL_ORDER[a.level], a.path, a.start_line, a.title))
     return out[:MAX_ANNOTATIONS]

@@ -2,131 +2,36 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from action_support import (
+    HEAD,
+    MERGE,
+    FakeAudit,
+    Outcome,
+    fake_github,
+    make_env,
+    outputs,
+    publisher_factory,
+    run,
+)
 from fakes.github_server import PAYLOADS, FakeGitHub
 from verdict_builders import make_verdict
 
 from courtroom.action import AuditRequest, action, main
-from courtroom.action_event import ActionConfig, config_from_env
-from courtroom.github import Publisher
+from courtroom.action_event import config_from_env
 from courtroom.github_state import COMMENT_MARKER, decode_state
-from courtroom.judges.cache import OpinionCache
-from courtroom.models import Verdict
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAD = "9f8e7d6c5b4a39281706f5e4d3c2b1a098765432"
-MERGE = "1111111111111111111111111111111111111111"
-
-
-@dataclass
-class Outcome:
-    verdict: Verdict | None
-    exit_code: int
-    paths: dict[str, Path] = field(default_factory=dict)
-    error: str | None = None
-
-
-class FakeAudit:
-    """Stands in for courtroom.pipeline.audit; remembers what it was asked.
-
-    It uses the opinion cache as the real bench does: an opinion whose input key is in the
-    cache counts as reused, any other is "asked" and stored. ``inputs`` plays the part of
-    the evidence: change it and every key changes.
-    """
-
-    def __init__(
-        self, verdict: Verdict | None = None, exit_code: int = 1, inputs: str = "v1"
-    ) -> None:
-        self.verdict = verdict if verdict is not None else make_verdict()
-        self.exit_code = exit_code
-        self.inputs = inputs
-        self.requests: list[AuditRequest] = []
-        self.reused = 0
-        self.asked = 0
-
-    def __call__(self, request: AuditRequest) -> Outcome:
-        self.requests.append(request)
-        assert request.cache_dir is not None
-        cache = OpinionCache(request.cache_dir)
-        for criterion in self.verdict.criteria:
-            for opinion in criterion.opinions:
-                key = hashlib.sha256(f"{opinion.opinion_id}/{self.inputs}".encode()).hexdigest()
-                if opinion.fallback:
-                    continue
-                if (request.cache_dir / key[:2] / f"{key}.json").exists():
-                    self.reused += 1
-                else:
-                    self.asked += 1
-                    cache.put(key, opinion)
-        return Outcome(self.verdict, self.exit_code)
 
 
 @pytest.fixture
 def fake() -> Iterator[FakeGitHub]:
-    with FakeGitHub() as server:
-        server.pulls[2] = HEAD
-        yield server
-    assert server.violations == [] and server.response_violations == []
-
-
-def payload(tmp: Path, event: str, **changes: object) -> Path:
-    """A documented payload from tests/fixtures, rewritten with our own head sha."""
-    source = {
-        "pull_request": PAYLOADS / "pull_request.synchronize.json",
-        "workflow_dispatch": PAYLOADS / "workflow_dispatch.json",
-        "issue_comment": PAYLOADS / "issue_comment.created.json",
-    }.get(event)
-    data = json.loads(source.read_text()) if source else {"after": HEAD, "ref": "refs/heads/main"}
-    if event == "pull_request":
-        data["pull_request"]["head"]["sha"] = HEAD
-    data.update(changes)
-    path = tmp / f"{event}.json"
-    path.write_text(json.dumps(data))
-    return path
-
-
-def make_env(
-    tmp: Path, fake: FakeGitHub, event: str = "pull_request", **inputs: str
-) -> dict[str, str]:
-    workspace = tmp / "workspace"
-    workspace.mkdir(exist_ok=True)
-    env = {
-        "GITHUB_EVENT_NAME": event,
-        "GITHUB_EVENT_PATH": str(payload(tmp, event)),
-        "GITHUB_REPOSITORY": fake.repo,
-        "GITHUB_WORKSPACE": str(workspace),
-        "GITHUB_API_URL": fake.api_url,
-        "GITHUB_SHA": MERGE,
-        "GITHUB_OUTPUT": str(tmp / "output.txt"),
-        "GITHUB_STEP_SUMMARY": str(tmp / "summary.md"),
-        "INPUT_GITHUB-TOKEN": "ghs_secret_token_value",
-        "INPUT_CHECK-NAME": "courtroom",
-        "INPUT_COMMENT": "true",
-    }
-    env.update({f"INPUT_{k.upper().replace('_', '-')}": v for k, v in inputs.items()})
-    return env
-
-
-def publisher_factory(config: ActionConfig) -> Publisher:
-    return Publisher(
-        config.token, config.api_url, config.repository, throttle=False, sleep=lambda _: None
-    )
-
-
-def run(env: dict[str, str], audit: FakeAudit) -> int:
-    return action(config_from_env(env), publisher_factory, audit)
-
-
-def outputs(tmp: Path) -> dict[str, str]:
-    lines = (tmp / "output.txt").read_text().splitlines()
-    return dict(line.split("=", 1) for line in lines)
+    yield from fake_github()
 
 
 def test_first_run_creates_comment_and_check_on_the_pr_head(
@@ -256,8 +161,15 @@ def test_workflow_run_publishes_a_verdict_from_an_unprivileged_run(
     assert [c["issue"] for c in fake.comments.values()] == [2]
 
 
+@pytest.mark.parametrize(
+    ("forge", "why"),
+    [
+        ("rechain", "does not match"),  # a forged pass under the old chain
+        ("strip", "carries no integrity chain"),  # integrity: null and a forged pass
+    ],
+)
 def test_an_altered_verdict_is_refused(
-    tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str], forge: str, why: str
 ) -> None:
     from courtroom.integrity import seal
 
@@ -265,10 +177,38 @@ def test_an_altered_verdict_is_refused(
     Path(env["GITHUB_EVENT_PATH"]).write_text(json.dumps({"workflow_run": {"head_sha": HEAD}}))
     sealed = json.loads(seal(make_verdict()).model_dump_json())
     sealed["overall_score"], sealed["conclusion"] = 5.0, "success"  # a forged pass
+    if forge == "strip":
+        sealed["integrity"] = None
     (tmp_path / "workspace" / "v.json").write_text(json.dumps(sealed))
-    assert main(env) == 1
-    assert "altered" in capsys.readouterr().out
-    assert not fake.check_runs and not fake.comments
+    assert main(env) == 2
+    out = capsys.readouterr().out
+    assert "refusing to publish" in out and why in out
+    assert not fake.comments
+    (check,) = fake.check_runs.values()  # the gate shows the refusal, it never passes
+    assert check["conclusion"] == "failure" and check["head_sha"] == HEAD
+    assert outputs(tmp_path)["conclusion"] == "failure"
+
+
+def test_a_verdict_must_carry_a_valid_hmac_when_a_key_is_set(
+    tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Re-chained after tampering: the chain holds, only the HMAC can tell."""
+    from courtroom.integrity import seal
+
+    env = make_env(tmp_path, fake, "workflow_run", pr_number="2", verdict="v.json")
+    env["COURTROOM_SIGNING_KEY"] = "the-real-key"
+    Path(env["GITHUB_EVENT_PATH"]).write_text(json.dumps({"workflow_run": {"head_sha": HEAD}}))
+    forged = make_verdict().model_copy(update={"overall_score": 5.0, "conclusion": "success"})
+    path = tmp_path / "workspace" / "v.json"
+    path.write_text(seal(forged, b"a-guessed-key").model_dump_json())
+    assert main(env) == 2
+    assert "signature does not match" in capsys.readouterr().out
+    assert [r["conclusion"] for r in fake.check_runs.values()] == ["failure"]
+    fake.check_runs.clear()
+    path.write_text(seal(make_verdict(), b"the-real-key").model_dump_json())
+    assert main(env) == 1  # signed with the key: published, with its own conclusion
+    (check,) = fake.check_runs.values()
+    assert check["output"]["title"] != "The audit could not complete"
 
 
 def test_comment_can_be_turned_off(tmp_path: Path, fake: FakeGitHub) -> None:

@@ -1,0 +1,222 @@
+"""The action under attack: forged state, failing writes, hostile inputs, broken runners."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from action_support import HEAD, FakeAudit, fake_github, make_env, outputs, publisher_factory, run
+from fakes.github_server import FakeGitHub
+from verdict_builders import make_verdict
+
+from courtroom.action import AuditRequest, action, main
+from courtroom.action_event import config_from_env, resolve_pdf
+from courtroom.errors import ConfigError
+from courtroom.github_state import COMMENT_MARKER
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeGitHub]:
+    yield from fake_github()
+
+
+def _genuine_body(tmp_path: Path, fake: FakeGitHub) -> str:
+    """The body our own first audit leaves on PR #2 (its state seeds 14 opinions)."""
+    env = make_env(tmp_path / "first", fake)
+    run(env, FakeAudit())
+    (body,) = [c["body"] for c in fake.comments.values()]
+    return body
+
+
+def test_a_reposted_state_from_the_pr_author_is_ignored_and_never_edited(
+    tmp_path: Path, fake: FakeGitHub
+) -> None:
+    (tmp_path / "first").mkdir()
+    body = _genuine_body(tmp_path, fake)
+    fake.comments.clear()
+    fake.comments[1] = {"issue": 2, "body": body, "login": "mallory"}  # before our first audit
+    audit = FakeAudit()
+    run(make_env(tmp_path, fake), audit)
+    assert audit.reused == 0 and audit.asked == 14  # every opinion asked afresh
+    assert fake.comments[1] == {"issue": 2, "body": body, "login": "mallory"}
+    assert not fake.writes("PATCH", "/issues/comments/1")
+    ours = [c for c in fake.comments.values() if c["login"] == fake.login]
+    assert len(ours) == 1 and ours[0]["body"].startswith(COMMENT_MARKER)
+
+
+def test_without_a_known_identity_no_comment_is_trusted(tmp_path: Path, fake: FakeGitHub) -> None:
+    (tmp_path / "first").mkdir()
+    body = _genuine_body(tmp_path, fake)
+    fake.fail("POST", "graphql", 502, times=99)
+    audit = FakeAudit()
+    run(make_env(tmp_path, fake), audit)
+    assert audit.reused == 0 and audit.asked == 14
+    assert next(c["body"] for c in fake.comments.values()) == body  # not edited either
+    assert len(fake.check_runs) == 2
+
+
+@pytest.mark.parametrize(("status", "message"), [(422, "Validation Failed"), (502, "Bad Gateway")])
+def test_a_comment_refused_every_time_still_yields_a_completed_check_run(
+    tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str], status: int, message: str
+) -> None:
+    fake.fail("POST", r"/comments$", status, times=99, message=message)
+    assert run(make_env(tmp_path, fake), FakeAudit(make_verdict(findings=3))) == 1
+    assert not fake.comments
+    (check,) = fake.check_runs.values()
+    assert check["status"] == "completed" and check["conclusion"] == "failure"
+    assert len(check["annotations"]) >= 3
+    assert "could not publish the comment" in capsys.readouterr().out
+    assert outputs(tmp_path)["conclusion"] == "failure"
+    assert "## Executive summary" in (tmp_path / "summary.md").read_text()
+
+
+def test_an_unwritable_summary_does_not_stop_the_outputs_or_the_check(
+    tmp_path: Path, fake: FakeGitHub
+) -> None:
+    env = make_env(tmp_path, fake)
+    env["GITHUB_STEP_SUMMARY"] = str(tmp_path / "no-such-folder" / "summary.md")
+    assert run(env, FakeAudit()) == 1
+    assert outputs(tmp_path)["conclusion"] == "failure"
+    assert len(fake.check_runs) == 1 and len(fake.comments) == 1
+
+
+def _workspace_with_links(tmp_path: Path) -> Path:
+    outside = tmp_path / "runner-files"
+    outside.mkdir()
+    (outside / "secret.pdf").write_bytes(b"%PDF-1.4 the runner's own file")
+    workspace = tmp_path / "workspace"
+    (workspace / "reports").mkdir(parents=True)
+    (workspace / "reports" / "a-report.pdf").symlink_to(outside / "secret.pdf")
+    (workspace / "linked").symlink_to(outside, target_is_directory=True)
+    return workspace
+
+
+@pytest.mark.parametrize(
+    "pattern", ["reports/*.pdf", "reports/a-report.pdf", "linked/*.pdf", "*/*.pdf", "../*/*.pdf"]
+)
+def test_the_pdf_input_never_follows_a_link_or_leaves_the_workspace(
+    tmp_path: Path, fake: FakeGitHub, pattern: str
+) -> None:
+    workspace = _workspace_with_links(tmp_path)
+    config = config_from_env(make_env(tmp_path, fake, pdf=pattern))
+    pdf, why = resolve_pdf(config)
+    assert pdf is None and why and "outside the workspace" in why
+    (workspace / "reports" / "z-real.pdf").write_bytes(b"%PDF-1.4 committed")
+    pdf, why = resolve_pdf(config)
+    if pattern != "reports/a-report.pdf" and not pattern.startswith(("linked", "..")):
+        assert pdf == workspace / "reports" / "z-real.pdf" and why is None
+
+
+def test_a_refused_pdf_is_said_in_the_step_log(
+    tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _workspace_with_links(tmp_path)
+    audit = FakeAudit()
+    run(make_env(tmp_path, fake, pdf="reports/*.pdf"), audit)
+    assert audit.requests[0].pdf is None
+    warning = "::warning::input pdf: reports/a-report.pdf is a symbolic link"
+    assert warning in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("payload", ["[]", '"pull_request"', "42", "null"])
+def test_an_event_that_is_not_an_object_exits_2(
+    tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str], payload: str
+) -> None:
+    env = make_env(tmp_path, fake)
+    Path(env["GITHUB_EVENT_PATH"]).write_text(payload)
+    assert main(env) == 2
+    (line,) = capsys.readouterr().out.strip().splitlines()
+    assert line.startswith("::error::") and "not an object" in line
+    assert not fake.requests
+
+
+def test_an_audit_that_raises_is_explained_and_still_gates(
+    tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(request: AuditRequest) -> FakeAudit:
+        request.out_dir.mkdir(parents=True)
+        (request.out_dir / "trace.jsonl").write_text("{}\n")
+        raise ConfigError("the rubric file rubric.json is not valid JSON")
+
+    env = make_env(tmp_path, fake)
+    assert action(config_from_env(env), publisher_factory, broken) == 2
+    out = capsys.readouterr().out
+    assert out.startswith("::error::") and "rubric.json is not valid JSON" in out
+    assert outputs(tmp_path) == {
+        "score": "",
+        "conclusion": "failure",
+        "report-path": "courtroom-report/trace.jsonl",
+    }
+    (check,) = fake.check_runs.values()
+    assert check["conclusion"] == "failure" and "not valid JSON" in check["output"]["summary"]
+
+
+def test_a_critical_outcome_points_report_path_at_the_partial_state(
+    tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from action_support import Outcome
+
+    def critical(request: AuditRequest) -> Outcome:
+        request.out_dir.mkdir(parents=True)
+        partial = request.out_dir / "partial_state.json"
+        partial.write_text("{}")
+        return Outcome(None, 3, {"partial": partial}, error="no judge could take part")
+
+    assert action(config_from_env(make_env(tmp_path, fake)), publisher_factory, critical) == 3
+    assert "no judge could take part" in capsys.readouterr().out
+    assert outputs(tmp_path)["report-path"] == "courtroom-report/partial_state.json"
+
+
+def test_an_unmounted_runner_temp_falls_back_to_the_default(
+    tmp_path: Path, fake: FakeGitHub
+) -> None:
+    env = make_env(tmp_path, fake)
+    env["RUNNER_TEMP"] = "/home/runner/work/_temp"  # the host's path, not mounted here
+    assert not Path(env["RUNNER_TEMP"]).exists()
+    audit = FakeAudit()
+    assert run(env, audit) == 1
+    cache = audit.requests[0].cache_dir
+    assert cache is not None and Path(os.path.commonpath([cache, tmp_path])) != tmp_path
+    assert len(fake.check_runs) == 1
+
+
+def test_new_inputs_reach_the_audit_settings(tmp_path: Path, fake: FakeGitHub) -> None:
+    env = make_env(
+        tmp_path, fake, provider="bedrock", max_cost="2.5", max_concurrency="4",
+        judge_timeout="900", clone_timeout="60",
+    )
+    audit = FakeAudit()
+    run(env, audit)
+    assert audit.requests[0].settings == {
+        "provider": "bedrock",
+        "max_cost_usd": 2.5,
+        "max_concurrency": 4,
+        "judge_timeout": 900.0,
+        "clone_timeout": 60.0,
+    }
+    for key, value in [("provider", "azure"), ("max-cost", "0"), ("max-concurrency", "1000"),
+                       ("judge-timeout", "-1"), ("clone-timeout", "soon")]:
+        bad = make_env(tmp_path, fake, **{key.replace("-", "_"): value})
+        assert main(bad) == 2, key
+
+
+def test_the_pipeline_runner_maps_settings_onto_the_audit_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from courtroom import pipeline
+    from courtroom.action_runners import pipeline_runner
+
+    seen = []
+    monkeypatch.setattr(pipeline, "audit", lambda config, trace: seen.append(config))
+    fields = {"provider": "vertex", "max_cost_usd": 1.0, "max_concurrency": 3,
+              "judge_timeout": 120.0, "clone_timeout": 30.0}
+    request = AuditRequest(
+        workspace=tmp_path, out_dir=tmp_path / "out", display_name="o/r", commit=HEAD,
+        pdf=None, rubric=None, model=None, api_key=None, fail_below=None, settings=fields,
+    )
+    pipeline_runner(request)
+    (config,) = seen
+    assert {k: getattr(config, k) for k in fields} == fields
+    assert config.judges == "anthropic"  # Vertex needs no Anthropic key to run Claude
