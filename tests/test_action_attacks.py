@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -220,3 +221,49 @@ def test_the_pipeline_runner_maps_settings_onto_the_audit_config(
     (config,) = seen
     assert {k: getattr(config, k) for k in fields} == fields
     assert config.judges == "anthropic"  # Vertex needs no Anthropic key to run Claude
+
+
+@pytest.mark.slow
+def test_a_forged_state_buys_no_opinion_from_the_real_bench(
+    tmp_path: Path, fake: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The attack as reported: the PR author re-posts our comment's state on a new PR.
+
+    The real pipeline and Claude judges (a local fake) run three times: our audit of PR #2,
+    the audit of PR #3 where only the attacker's copy exists (every judge is asked again and
+    the copy is never edited), then a re-audit of PR #3 that reuses our own state (no call:
+    so the state would have been used, had it been trusted).
+    """
+    from builders import head_sha, make_repo
+    from fakes.anthropic_server import FakeAnthropic
+
+    from courtroom.action_runners import pipeline_runner
+
+    workspace = make_repo(tmp_path / "workspace", files={"src/app.py": "print('hi')\n"})
+    sha = head_sha(workspace)
+    fake.pulls.update({2: sha, 3: sha})
+    claude = FakeAnthropic().start()
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", claude.url)
+    calls: list[int] = []
+
+    def audit_pr(number: int) -> None:
+        env = make_env(tmp_path, fake, anthropic_api_key="sk-ant-test")
+        event = json.loads(Path(env["GITHUB_EVENT_PATH"]).read_text())
+        event["number"] = event["pull_request"]["number"] = number
+        event["pull_request"]["head"]["sha"] = sha
+        Path(env["GITHUB_EVENT_PATH"]).write_text(json.dumps(event))
+        before = len(claude.requests)
+        action(config_from_env(env), publisher_factory, pipeline_runner)
+        calls.append(len(claude.requests) - before)
+
+    try:
+        audit_pr(2)
+        (ours,) = [c["body"] for c in fake.comments.values() if c["issue"] == 2]
+        fake.comments[1] = {"issue": 3, "body": ours, "login": "mallory"}
+        audit_pr(3)
+        audit_pr(3)
+    finally:
+        claude.stop()
+    assert calls[0] >= 30 and calls[1] == calls[0] and calls[2] == 0, calls
+    assert fake.comments[1] == {"issue": 3, "body": ours, "login": "mallory"}
+    assert len([c for c in fake.comments.values() if c["login"] == fake.login]) == 2
