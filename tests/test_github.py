@@ -217,3 +217,62 @@ def test_the_github_tests_carry_their_own_contract() -> None:
     for source in [*tests.rglob("test_*.py"), *tests.glob("fakes/*.py")]:
         text = source.read_text(encoding="utf-8")
         assert not any(n in text for n in needles), source.name
+
+
+def test_only_comments_by_our_own_identity_are_ours(fake: FakeGitHub, sleeps: list[float]) -> None:
+    fake.comments[1] = {"issue": 7, "body": f"{COMMENT_MARKER}\nforged", "login": "mallory"}
+    fake.comments[2] = {"issue": 7, "body": f"{COMMENT_MARKER}\nours"}
+    pub = publisher(fake, sleeps)
+    assert pub.identity() == "github-actions[bot]"
+    found = pub.find_comment(7)
+    assert found is not None and found.id == 2
+    pub.upsert_comment(7, f"{COMMENT_MARKER}\nnew")
+    assert fake.comments[1]["body"].endswith("forged") and fake.comments[2]["body"].endswith("new")
+    graphql = [r for r in fake.requests if r["path"] == "/graphql"]
+    assert len(graphql) == 1  # asked once, then remembered
+
+
+def test_an_app_token_is_its_own_bot(fake: FakeGitHub, sleeps: list[float]) -> None:
+    fake.login = "courtroom-app[bot]"
+    fake.comments[1] = {"issue": 7, "body": f"{COMMENT_MARKER}\nby actions"}
+    pub = publisher(fake, sleeps)
+    assert pub.find_comment(7) is None
+    pub.upsert_comment(7, f"{COMMENT_MARKER}\nby the app")
+    assert len(fake.comments) == 2 and fake.comments[1]["body"].endswith("by actions")
+
+
+def test_a_failed_annotation_batch_leaves_the_run_standing(
+    fake: FakeGitHub, sleeps: list[float]
+) -> None:
+    fake.fail("PATCH", r"/check-runs/\d+$", 422, times=1, message="Validation Failed")
+    notes = findings(make_verdict(findings=120))
+    run = publisher(fake, sleeps).publish_check_run(
+        name="courtroom", head_sha=SHA, conclusion="failure", title="t", summary="s",
+        text="x", annotations=notes,
+    )
+    assert fake.check_runs[run.id]["conclusion"] == "failure"
+    assert run.annotations_failed == 50
+    assert len(fake.check_runs[run.id]["annotations"]) == len(notes) - 50
+
+
+def test_annotation_text_mentions_no_one_and_hides_nothing() -> None:
+    from verdict_builders import make_findings
+
+    from courtroom.github_annotations import plain
+
+    assert plain("ping @octocat and @org/team\u202e\x1b[31m") == (
+        "ping @\u200boctocat and @\u200borg/team[31m"
+    )
+    verdict = make_verdict(findings=1)
+    (finding,) = make_findings(1)
+    hostile = finding.model_copy(
+        update={"goal": "shell @admins\nnew line", "rationale": "see \u2066@org/sec\u2069"}
+    )
+    verdict = verdict.model_copy(update={"evidences": {**verdict.evidences, finding.id: hostile}})
+    notes = [n for n in findings(verdict) if "shell" in n.title]
+    assert notes, "the hostile finding is annotated"
+    for note in notes:
+        for text in (note.title, note.message):
+            assert "@a" not in text and "@o" not in text
+            assert not any(ch in text for ch in "\u2066\u2069\u202e\x1b")
+        assert "\n" not in note.title and note.message.count("\n") == 1
