@@ -193,12 +193,22 @@ def _audit_andpublish(
     return outcome.exit_code
 
 
+SARIF = "findings.sarif"  # written beside verdict.json by the security detective's export
+
+
+def _shown(config: ActionConfig, path: Path | None) -> str:
+    if path is None:
+        return ""
+    inside = path.is_relative_to(config.workspace)
+    return (path.relative_to(config.workspace) if inside else path).as_posix()
+
+
 def _outputs(config: ActionConfig, score: str, conclusion: str, report: Path | None) -> None:
-    shown = ""
-    if report is not None:
-        inside = report.is_relative_to(config.workspace)
-        shown = (report.relative_to(config.workspace) if inside else report).as_posix()
-    lines = f"score={score}\nconclusion={conclusion}\nreport-path={shown}\n"
+    sarif = config.out_dir / SARIF
+    lines = (
+        f"score={score}\nconclusion={conclusion}\nreport-path={_shown(config, report)}\n"
+        f"sarif-path={_shown(config, sarif if sarif.is_file() else None)}\n"
+    )
     append(config.output_path, lines)
 
 

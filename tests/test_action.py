@@ -49,6 +49,7 @@ def test_first_run_creates_comment_and_check_on_the_pr_head(
         "score": "3.00",
         "conclusion": "failure",
         "report-path": "courtroom-report/report.md",
+        "sarif-path": "",
     }
     workspace = tmp_path / "workspace"
     assert json.loads((workspace / "courtroom-report" / "verdict.json").read_text())["conclusion"]
@@ -211,6 +212,18 @@ def test_a_verdict_must_carry_a_valid_hmac_when_a_key_is_set(
     assert check["output"]["title"] != "The audit could not complete"
 
 
+def test_sarif_path_names_the_findings_beside_the_verdict(
+    tmp_path: Path, fake: FakeGitHub
+) -> None:
+    def with_sarif(request: AuditRequest) -> Outcome:
+        request.out_dir.mkdir(parents=True)
+        (request.out_dir / "findings.sarif").write_text('{"version": "2.1.0", "runs": []}')
+        return Outcome(make_verdict(), 1)
+
+    action(config_from_env(make_env(tmp_path, fake)), publisher_factory, with_sarif)
+    assert outputs(tmp_path)["sarif-path"] == "courtroom-report/findings.sarif"
+
+
 def test_comment_can_be_turned_off(tmp_path: Path, fake: FakeGitHub) -> None:
     run(make_env(tmp_path, fake, comment="false"), FakeAudit())
     assert not fake.comments and len(fake.check_runs) == 1
@@ -283,9 +296,14 @@ def test_dockerfile_installs_this_repository_and_matches_action_yml() -> None:
         "check-name",
         "comment",
         "verdict",
+        "provider",
+        "max-cost",
+        "max-concurrency",
+        "judge-timeout",
+        "clone-timeout",
     ):
         assert re.search(rf"^  {name}:", action_yml, re.M), name
-    for name in ("score", "conclusion", "report-path"):
+    for name in ("score", "conclusion", "report-path", "sarif-path"):
         assert re.search(rf"^  {name}:", action_yml, re.M), name
 
 

@@ -149,6 +149,7 @@ def test_an_audit_that_raises_is_explained_and_still_gates(
         "score": "",
         "conclusion": "failure",
         "report-path": "courtroom-report/trace.jsonl",
+        "sarif-path": "",
     }
     (check,) = fake.check_runs.values()
     assert check["conclusion"] == "failure" and "not valid JSON" in check["output"]["summary"]
