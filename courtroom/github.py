@@ -32,6 +32,7 @@ from courtroom.github_state import COMMENT_MARKER
 
 T = TypeVar("T")
 MAX_WAIT = 60.0  # never sleep longer than this on one retry, whatever a header says
+VIEWER = "query { viewer { login } }"
 
 
 class ReadOnlyTokenError(PublishError):
@@ -147,17 +148,25 @@ class Publisher:
     def identity(self) -> str | None:
         """The login the token acts as; None when GitHub would not say (then nothing is ours)."""
         if self._login is None:
-            query = "query { viewer { login } }"
             try:
-                _, data = self._call(
-                    "GraphQL viewer", lambda _: self._gh.requester.graphql_query(query, {})
-                )
+                data = self._call("GraphQL viewer", lambda _: self._graphql(VIEWER))
             except PublishError as exc:
                 self._note(f"cannot tell which account the token is ({exc}); no comment is ours")
                 return None
             login = ((data.get("data") or {}).get("viewer") or {}).get("login")
             self._login = str(login) if login else None
         return self._login
+
+    def _graphql(self, query: str) -> dict[str, Any]:
+        # The requester's own POST: the same auth, timeout and GHES URL (/api/graphql) as
+        # every REST call, on every PyGithub version we support.
+        requester = self._repo._requester
+        _, data = requester.requestJsonAndCheck(
+            "POST", requester.graphql_url, input={"query": query}
+        )
+        if not isinstance(data, dict) or data.get("errors"):
+            raise GithubException(400, data, None)
+        return data
 
     def find_comment(self, number: int) -> IssueComment | None:
         """Our sticky comment on PR ``number``: by our identity, starting with the marker."""
