@@ -403,3 +403,12 @@ def test_checkout_of_the_merge_commit_is_pointed_out(tmp_path: Path) -> None:
     warning = checkout_mismatch(repo, HEAD)
     assert warning and "pull_request.head.sha" in warning
     assert checkout_mismatch(tmp_path, HEAD) is None  # not a git checkout: nothing to say
+
+
+def test_every_input_read_is_declared_and_every_declared_input_is_read() -> None:
+    source = (ROOT / "courtroom" / "action_event.py").read_text()
+    read = set(re.findall(r'_(?:input|positive)\(env, "([a-z-]+)"', source))
+    action_yml = (ROOT / "action.yml").read_text()
+    block = action_yml.split("\ninputs:\n", 1)[1].split("\noutputs:\n", 1)[0]
+    declared = set(re.findall(r"^  ([a-z-]+):", block, re.M))
+    assert read == declared
