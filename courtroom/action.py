@@ -41,7 +41,7 @@ from courtroom.errors import (
     PublishError,
 )
 from courtroom.github import Publisher
-from courtroom.github_annotations import escape_data
+from courtroom.github_annotations import escape_data, plain
 from courtroom.github_state import PreviousAudit, cache_seeds, decode_state
 from courtroom.models import Verdict
 from courtroom.render import render_report, render_summary
@@ -109,7 +109,7 @@ def action(config: ActionConfig, publisher_factory: PublisherFactory, run_audit:
         seeded = seed_cache(cache_dir, cache_seeds(previous))
         if seeded:
             say(f"{len(seeded)} opinion(s) from the previous audit may be reused")
-        return _audit_andpublish(config, github, subject, previous, run_audit, cache_dir)
+        return _audit_and_publish(config, github, subject, previous, run_audit, cache_dir)
 
 
 def _settings(config: ActionConfig) -> dict[str, Any]:
@@ -166,7 +166,7 @@ def _left_in(out_dir: Path) -> dict[str, Path]:
     return {kind: out_dir / name for kind, name in names.items() if (out_dir / name).is_file()}
 
 
-def _audit_andpublish(
+def _audit_and_publish(
     config: ActionConfig,
     github: GitHubWriter,
     subject: Subject,
@@ -216,7 +216,8 @@ def _critical(
     config: ActionConfig, github: GitHubWriter, subject: Subject, outcome: Outcome
 ) -> int:
     """No verdict: say so everywhere we can, and fail the check so nobody merges blind."""
-    error = str(getattr(outcome, "error", None) or "the audit could not complete")
+    # The reason may quote the submission (a file name, a payload value): inert text only.
+    error = plain(str(getattr(outcome, "error", None) or "the audit could not complete"))
     print(f"::error::{escape_data(f'courtroom: the audit could not complete: {error}')}")
     left = dict(outcome.paths) or _left_in(config.out_dir)
     kept = next((left[k] for k in ("report", "verdict", "partial", "trace") if k in left), None)
@@ -244,7 +245,7 @@ def publisher_from_config(config: ActionConfig) -> Publisher:
 
 
 def main(env: Mapping[str, str] | None = None) -> int:
-    """Entry point of the Docker action; the only place that catches broadly."""
+    """Entry point of the Docker action; with ``_run``, the only place that catches broadly."""
     try:
         config = config_from_env(os.environ if env is None else env)
         verdict = config.workspace / config.verdict if config.verdict else None
