@@ -145,3 +145,25 @@ def test_entrypoint_runs_as_the_runner_would(tmp_path: Path, fake: FakeGitHub) -
     assert outputs(tmp_path)["score"] == f"{verdicts[1]['overall_score']:.2f}"
     body = next(iter(fake.comments.values()))["body"]
     assert "sk-ant-test-key" not in body and "ghs_e2e" not in body
+
+
+def test_the_setup_guide_workflow_is_valid_and_complete() -> None:
+    import yaml
+
+    text = (ROOT / "docs" / "action.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```yaml\n(.*?)^```", text, re.M | re.S)
+    workflow = next(yaml.safe_load(b) for b in blocks if "jobs:" in b)
+    triggers = workflow[True]  # YAML 1.1 reads `on` as True
+    assert triggers["issue_comment"] == {"types": ["created"]}
+    assert {"pull_request", "workflow_dispatch"} <= set(triggers)
+    assert workflow["permissions"]["security-events"] == "write"
+    assert workflow["permissions"]["checks"] == workflow["permissions"]["pull-requests"] == "write"
+    steps = workflow["jobs"]["audit"]["steps"]
+    declared = set(yaml.safe_load((ROOT / "action.yml").read_text())["inputs"])
+    (ours,) = [s for s in steps if "courtroom@" in str(s.get("uses"))]
+    assert set(ours["with"]) <= declared
+    (sarif,) = [s for s in steps if "upload-sarif" in str(s.get("uses"))]
+    assert sarif["with"]["category"] == "courtroom"
+    assert sarif["with"]["sarif_file"] == "${{ steps.courtroom.outputs.sarif-path }}"
+    outputs_declared = set(yaml.safe_load((ROOT / "action.yml").read_text())["outputs"])
+    assert "sarif-path" in outputs_declared
