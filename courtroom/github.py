@@ -109,6 +109,7 @@ class Publisher:
         self._attempts, self._backoff, self._sleep = attempts, backoff, sleep
         self.log: list[str] = []
         self._login: str | None = None
+        self._asked_login = False  # asked once per run, even when GitHub would not say
 
     def _note(self, line: str) -> None:
         self.log.append(line)
@@ -147,7 +148,8 @@ class Publisher:
 
     def identity(self) -> str | None:
         """The login the token acts as; None when GitHub would not say (then nothing is ours)."""
-        if self._login is None:
+        if not self._asked_login:
+            self._asked_login = True
             try:
                 data = self._call("GraphQL viewer", lambda _: self._graphql(VIEWER))
             except PublishError as exc:

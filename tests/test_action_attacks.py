@@ -56,6 +56,8 @@ def test_without_a_known_identity_no_comment_is_trusted(tmp_path: Path, fake: Fa
     assert audit.reused == 0 and audit.asked == 14
     assert next(c["body"] for c in fake.comments.values()) == body  # not edited either
     assert len(fake.check_runs) == 2
+    graphql = [r for r in fake.requests if r["path"] == "/graphql"]
+    assert len(graphql) == 1 + 5  # the first run's answer, then one bounded ask: 5 attempts
 
 
 @pytest.mark.parametrize(("status", "message"), [(422, "Validation Failed"), (502, "Bad Gateway")])
