@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import zlib
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +18,7 @@ Reply = tuple[int, Any, dict[str, str]]
 def user(login: str) -> dict[str, Any]:
     """A Simple User; logins ending in [bot] are apps (GITHUB_TOKEN is github-actions[bot])."""
     bot = login.endswith("[bot]")
-    uid = 41898282 if login == "github-actions[bot]" else abs(hash(login)) % 10**8
+    uid = 41898282 if login == "github-actions[bot]" else zlib.crc32(login.encode()) % 10**8
     api = f"https://api.github.com/users/{login}"
     links = ("followers", "repos", "organizations", "received_events", "subscriptions")
     return {
