@@ -42,7 +42,7 @@ from courtroom.errors import (
 )
 from courtroom.github import Publisher
 from courtroom.github_annotations import escape_data, plain
-from courtroom.github_state import PreviousAudit, cache_seeds, decode_state
+from courtroom.github_state import PreviousAudit, cache_seeds, trusted_state
 from courtroom.models import Verdict
 from courtroom.render import render_report, render_summary
 
@@ -80,7 +80,9 @@ def _previous(config: ActionConfig, github: GitHubWriter, subject: Subject) -> P
     except PublishError as exc:  # reading the old comment is an optimisation only
         say(f"could not read the previous comment ({exc}); auditing from scratch")
         return None
-    return decode_state(getattr(comment, "body", "") or "") if comment is not None else None
+    if comment is None:
+        return None
+    return trusted_state(getattr(comment, "body", "") or "", config.signing_key)
 
 
 @contextmanager

@@ -16,9 +16,9 @@ from courtroom.action_event import ActionConfig, Subject
 from courtroom.errors import PublishError
 from courtroom.github import CheckRun, ReadOnlyTokenError
 from courtroom.github_annotations import Annotation, escape_data, findings, workflow_commands
-from courtroom.github_state import PreviousAudit
+from courtroom.github_state import SIGNATURE_ROOM, PreviousAudit, sign_state
 from courtroom.models import Verdict
-from courtroom.render import render_check_run, render_comment
+from courtroom.render import COMMENT_LIMIT, render_check_run, render_comment
 
 
 class GitHubWriter(Protocol):
@@ -90,7 +90,11 @@ def publish(
     writes: list[tuple[str, Callable[[], None]]] = []
     if subject.pr_number is not None and config.comment:
         number = subject.pr_number
-        body = render_comment(verdict, previous=previous, cache_keys=keys)
+        key = config.signing_key
+        room = COMMENT_LIMIT - (SIGNATURE_ROOM if key else 0)
+        body = sign_state(
+            render_comment(verdict, previous=previous, cache_keys=keys, limit=room), key
+        )
         writes.append(("comment", lambda: say(f"comment: {github.upsert_comment(number, body)}")))
     writes.append(("check run", lambda: _check_run(config, github, subject, verdict)))
     refused: list[str] = []

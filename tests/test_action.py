@@ -88,10 +88,15 @@ def test_120_findings_become_batched_annotations(tmp_path: Path, fake: FakeGitHu
     assert len(check["annotations"]) >= 120 and max(batches) <= 50 and len(batches) >= 3
 
 
-def test_a_huge_report_still_fits(tmp_path: Path, fake: FakeGitHub) -> None:
-    run(make_env(tmp_path, fake), FakeAudit(make_verdict(huge=True, findings=120)))
+@pytest.mark.parametrize("key", ["", "a-signing-key"])
+def test_a_huge_report_still_fits(tmp_path: Path, fake: FakeGitHub, key: str) -> None:
+    env = make_env(tmp_path, fake)
+    if key:
+        env["COURTROOM_SIGNING_KEY"] = key
+    run(env, FakeAudit(make_verdict(huge=True, findings=120)))
     (comment,) = fake.comments.values()
     assert len(comment["body"].encode()) <= 65536
+    assert ("courtroom:state-hmac" in comment["body"]) == bool(key)
     assert len(fake.check_runs) == 1
     first = fake.writes("POST", "check-runs")[0]["body"]["output"]
     assert len(first["summary"].encode()) <= 65535 and len(first["text"].encode()) <= 65535

@@ -270,3 +270,23 @@ def test_a_forged_state_buys_no_opinion_from_the_real_bench(
     assert calls[0] >= 30 and calls[1] == calls[0] and calls[2] == 0, calls
     assert fake.comments[1] == {"issue": 3, "body": ours, "login": "mallory"}
     assert len([c for c in fake.comments.values() if c["login"] == fake.login]) == 2
+
+
+def test_with_a_signing_key_only_a_signed_state_seeds_opinions(
+    tmp_path: Path, fake: FakeGitHub
+) -> None:
+    """Another workflow posting as the same bot cannot seed opinions when a key is set."""
+    env = make_env(tmp_path, fake)
+    env["COURTROOM_SIGNING_KEY"] = "state-key"
+    run(env, FakeAudit())
+    (cid,) = fake.comments
+    assert "courtroom:state-hmac" in fake.comments[cid]["body"]
+    again = FakeAudit()
+    run(env, again)
+    assert again.reused == 14 and again.asked == 0  # our own signed state is used
+    body = fake.comments[cid]["body"]
+    fake.comments[cid]["body"] = body.split("\n<!-- courtroom:state-hmac")[0]  # unsigned copy
+    unsigned = FakeAudit()
+    run(env, unsigned)
+    assert unsigned.reused == 0 and unsigned.asked == 14
+    assert len(fake.comments) == 1  # still our comment: edited, not duplicated
