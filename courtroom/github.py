@@ -246,8 +246,19 @@ class Publisher:
                 conclusion=conclusion, output=first,
             )
 
-        run = self._call(f"create check run {name!r}", create)
         failed = 0
+        try:
+            run = self._call(f"create check run {name!r}", create)
+        except ReadOnlyTokenError:
+            raise
+        except PublishError as exc:
+            refused = isinstance(exc.__cause__, GithubException) and exc.__cause__.status == 422
+            if not (refused and chunks[0]):
+                raise
+            # An annotation GitHub will not take must not cost the gate its check run.
+            self._note(f"{exc}; creating the run without its first annotations")
+            failed, chunks[0] = len(chunks[0]), []
+            run = self._call(f"create check run {name!r} without annotations", create)
         for index, chunk in enumerate(chunks[1:], start=2):
             more = {**output, "annotations": [a.as_api() for a in chunk]}
 

@@ -237,7 +237,7 @@ def test_comment_can_be_turned_off(tmp_path: Path, fake: FakeGitHub) -> None:
 def test_publish_failure_keeps_the_verdict_and_its_status(
     tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    fake.fail("POST", r"/check-runs$", 422, message="Validation Failed")
+    fake.fail("POST", r"/check-runs$", 422, times=2, message="Validation Failed")
     assert run(make_env(tmp_path, fake), FakeAudit(exit_code=1)) == 1
     assert "::warning::Courtroom could not publish" in capsys.readouterr().out
     assert outputs(tmp_path)["conclusion"] == "failure"

@@ -276,3 +276,25 @@ def test_annotation_text_mentions_no_one_and_hides_nothing() -> None:
             assert "@a" not in text and "@o" not in text
             assert not any(ch in text for ch in "\u2066\u2069\u202e\x1b")
         assert "\n" not in note.title and note.message.count("\n") == 1
+
+
+def test_a_refused_first_batch_still_creates_the_run(fake: FakeGitHub, sleeps: list[float]) -> None:
+    fake.fail("POST", r"/check-runs$", 422, times=1, message="Validation Failed")
+    notes = findings(make_verdict(findings=60))
+    run = publisher(fake, sleeps).publish_check_run(
+        name="courtroom", head_sha=SHA, conclusion="failure", title="t", summary="s",
+        text="x", annotations=notes,
+    )
+    assert fake.check_runs[run.id]["conclusion"] == "failure" and len(fake.check_runs) == 1
+    assert run.annotations_failed == 50
+    assert len(fake.check_runs[run.id]["annotations"]) == len(notes) - 50
+    assert sleeps == []  # a 422 is not retried as such
+
+
+def test_a_run_refused_without_annotations_is_reported(
+    fake: FakeGitHub, sleeps: list[float]
+) -> None:
+    fake.fail("POST", r"/check-runs$", 422, times=2, message="Validation Failed")
+    with pytest.raises(PublishError, match="HTTP 422"):
+        check(publisher(fake, sleeps), n=0)
+    assert not fake.check_runs and len(fake.writes("POST", "check-runs")) == 2
