@@ -259,15 +259,23 @@ class Publisher:
             self._note(f"{exc}; creating the run without its first annotations")
             failed, chunks[0] = len(chunks[0]), []
             run = self._call(f"create check run {name!r} without annotations", create)
-        for index, chunk in enumerate(chunks[1:], start=2):
+        failed += self._append_annotations(run, output, chunks[1:])
+        return CheckRun(int(run.id), failed)
+
+    def _append_annotations(
+        self, run: Any, output: dict[str, Any], chunks: list[list[Annotation]]
+    ) -> int:
+        """PATCH the batches after the first (annotations append); returns how many failed."""
+        failed = 0
+        for index, chunk in enumerate(chunks, start=2):
             more = {**output, "annotations": [a.as_api() for a in chunk]}
 
             def append(_: int, patch: dict[str, Any] = more) -> None:
-                run.edit(output=patch)  # annotations of a PATCH append to the run's list
+                run.edit(output=patch)
 
             try:
-                self._call(f"add annotations batch {index}/{len(chunks)}", append)
+                self._call(f"add annotations batch {index}/{len(chunks) + 1}", append)
             except PublishError as exc:  # the run stands; only these annotations are lost
                 self._note(str(exc))
                 failed += len(chunk)
-        return CheckRun(int(run.id), failed)
+        return failed
