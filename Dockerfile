@@ -1,18 +1,29 @@
 # Courtroom GitHub Action image. The runner mounts the checkout at /github/workspace and
-# sets it as the working directory itself, so no WORKDIR; Docker actions run as root, so no USER.
-FROM python:3.11-slim
+# sets it as the working directory itself, so no WORKDIR; Docker actions run as root, so no USER
+# (git reads the uid-1001 checkout through a per-call safe.directory, not system config).
+# A pinned, current CPython: bandit parses with the running interpreter, so 3.12+ syntax
+# (PEP 701 f-strings) must be native here.
+FROM python:3.13.9-slim-bookworm
 
 # git: the history detective reads the checkout's commits.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends git \
     && rm -rf /var/lib/apt/lists/*
 
-# The whole repository, so templates/ and rubric.json ship beside the package.
+# Dependencies from the metadata alone, before any source is copied: this layer stays cached
+# until pyproject.toml changes, so editing the code does not reinstall the world.
+COPY pyproject.toml /opt/courtroom/pyproject.toml
+RUN python -c "import tomllib; p = tomllib.load(open('/opt/courtroom/pyproject.toml', 'rb')); \
+open('/tmp/requirements.txt', 'w').write(chr(10).join(p['project']['dependencies']))" \
+    && pip install --no-cache-dir --disable-pip-version-check -r /tmp/requirements.txt \
+    && rm /tmp/requirements.txt
+
+# The package itself, installed (not editable): rubric.json and templates/ ship inside it.
 COPY . /opt/courtroom
-RUN pip install --no-cache-dir -e /opt/courtroom \
-    && git config --system --add safe.directory '*'
+RUN pip install --no-cache-dir --disable-pip-version-check --no-deps /opt/courtroom
 
 ENV PYTHONUNBUFFERED=1 \
-    COURTROOM_TEMPLATES=/opt/courtroom/templates
+    PYTHONDONTWRITEBYTECODE=1
 
-ENTRYPOINT ["python", "/opt/courtroom/entrypoint.py"]
+# -P: do not put /opt/courtroom first on sys.path, so the installed package is the one used.
+ENTRYPOINT ["python", "-P", "/opt/courtroom/entrypoint.py"]

@@ -9,20 +9,18 @@ which is never less than characters, so the limits hold whichever unit GitHub co
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import jinja2
 
-import courtroom
 from courtroom.errors import RenderError
 from courtroom.github_state import COMMENT_MARKER, PreviousAudit, encode_state
 from courtroom.models import Verdict
 from courtroom.render_view import ReportView, build_view, scrub, short_id
+from courtroom.resources import templates_dir
 
 COMMENT_LIMIT = 65536
 CHECK_LIMIT = 65535
@@ -31,14 +29,6 @@ SUMMARY_LIMIT = 1024 * 1024  # GitHub's cap on one step's job summary
 TRUNCATION_NOTE = (
     "✂️ Cut to fit GitHub's size limit; the full report is in the job summary and report.md."
 )
-
-
-def templates_dir() -> Path:
-    """Where the Jinja templates live: $COURTROOM_TEMPLATES, else beside the package."""
-    override = os.environ.get("COURTROOM_TEMPLATES")
-    if override:
-        return Path(override)
-    return Path(courtroom.__file__).resolve().parent.parent / "templates"
 
 
 _TAG_START = re.compile(r"<(?=[A-Za-z/!?])")

@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from courtroom.errors import RubricError
+from courtroom.resources import default_rubric_path as default_rubric_path
 
 TargetArtifact = Literal["github_repo", "pdf_report", "pdf_images"]
 
@@ -191,8 +192,3 @@ def load_rubric(path: Path) -> Rubric:
     except (OSError, UnicodeDecodeError) as exc:
         raise RubricError(f"{path}: cannot read rubric: {exc}") from exc
     return parse_rubric(text, str(path))
-
-
-def default_rubric_path() -> Path:
-    """The rubric shipped at the repository top level."""
-    return Path(__file__).resolve().parent.parent / "rubric.json"

@@ -22,11 +22,11 @@ def fake() -> Iterator[FakeGitHub]:
 def test_dockerfile_installs_this_repository_and_matches_action_yml() -> None:
     dockerfile = (ROOT / "Dockerfile").read_text()
     action_yml = (ROOT / "action.yml").read_text()
-    assert re.search(r"^FROM python:3\.11-slim", dockerfile, re.M)
+    assert re.search(r"^FROM python:3\.13\.\d+-slim", dockerfile, re.M)  # pinned, current
     assert re.search(r"^COPY \. /opt/courtroom\b", dockerfile, re.M)
     assert re.search(r"pip install[^\n]*/opt/courtroom", dockerfile)
     assert "git" in dockerfile and not re.search(r"^(WORKDIR|USER)\b", dockerfile, re.M)
-    entry = re.search(r'^ENTRYPOINT \["python", "(/opt/courtroom/[^"]+)"\]', dockerfile, re.M)
+    entry = re.search(r'^ENTRYPOINT \["python", "-P", "(/opt/courtroom/[^"]+)"\]', dockerfile, re.M)
     assert entry and (ROOT / Path(entry.group(1)).relative_to("/opt/courtroom")).is_file()
     assert "using: docker" in action_yml.replace("'", "").replace('"', "")
     assert re.search(r"image:\s*['\"]?Dockerfile", action_yml)

@@ -31,7 +31,7 @@ def minimal(**overrides: object) -> dict[str, object]:
 
 def test_bundled_rubric_has_ten_dimensions_and_parameters() -> None:
     rubric = load_rubric(default_rubric_path())
-    assert default_rubric_path() == ROOT / "rubric.json"
+    assert default_rubric_path().resolve() == (ROOT / "rubric.json").resolve()
     ids = [d.id for d in rubric.dimensions]
     assert ids == [
         "git_forensic_analysis",

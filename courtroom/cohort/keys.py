@@ -67,7 +67,7 @@ def rubric_digest(path: Path) -> str:
 
 def prompts_digest() -> str:
     """sha256 over every judge prompt template (names and bytes), in name order."""
-    from courtroom.judges.personas import templates_dir
+    from courtroom.resources import templates_dir
 
     digest = hashlib.sha256()
     folder = templates_dir() / "prompts"

@@ -9,15 +9,14 @@ criterion's evidence, so the three personas share one cacheable prefix (see enve
 from __future__ import annotations
 
 import hashlib
-import os
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
 
-import courtroom
 from courtroom.errors import RenderError
 from courtroom.models import JudgeName
+from courtroom.resources import templates_dir
 from courtroom.rubric import Dimension
 
 #: File stem of each persona's philosophy block.
@@ -33,14 +32,6 @@ GUIDANCE_FIELDS: dict[JudgeName, str] = {
     "Defense": "defense",
     "TechLead": "tech_lead",
 }
-
-
-def templates_dir() -> Path:
-    """Where the Jinja templates live: $COURTROOM_TEMPLATES, else the repository's templates/."""
-    override = os.environ.get("COURTROOM_TEMPLATES")
-    if override:
-        return Path(override)
-    return Path(courtroom.__file__).resolve().parent.parent / "templates"
 
 
 @lru_cache(maxsize=4)
