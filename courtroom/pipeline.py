@@ -73,7 +73,8 @@ def audit(
         )
     with open_workspace(config.target, timeout=config.clone_timeout) as workspace:
         pdf_display = _pdf_display(config.pdf, workspace.root)
-        case = Case(workspace=workspace, pdf=config.pdf, pdf_display=pdf_display)
+        case = Case(workspace=workspace, pdf=config.pdf, pdf_display=pdf_display,
+                    dimensions=tuple(rubric.dimensions))
         target = Target(
             repo=config.display_name or workspace.display,
             commit=config.commit or workspace.commit,

@@ -11,6 +11,7 @@ from courtroom.models import Evidence
 
 if TYPE_CHECKING:
     from courtroom.detectives.workspace import Workspace
+    from courtroom.rubric import Dimension
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,8 @@ class Case:
     pdf: Path | None = None
     pdf_display: str | None = None
     notes: list[str] = field(default_factory=list)
+    #: The rubric's dimensions: the report detective reads its concepts from them.
+    dimensions: tuple[Dimension, ...] = ()
 
 
 Detective = Callable[[Case], list[Evidence]]

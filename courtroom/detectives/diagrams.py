@@ -1,88 +1,119 @@
-"""The diagram detective: images and vector drawings in the PDF, their labels and shape."""
+"""The diagram detective: drawn diagrams, diagrams written as text, and images.
+
+A drawn (vector) diagram is read for its structure: labelled boxes joined by connectors,
+and whether any box fans out or in. Tables, shaded code blocks and page rules are not
+diagrams. Mermaid source and box-drawing figures are read as text. An embedded image is
+reported for what can honestly be known offline (page, size, caption): its pixels are
+not read, so its shape is never guessed.
+"""
 
 from __future__ import annotations
 
-import re
-
 from courtroom.detectives.base import Case, detective
 from courtroom.detectives.common import IMAGES, clip, make
+from courtroom.detectives.diagram_graph import read_drawing
+from courtroom.detectives.diagram_text import TextDiagram, box_drawing, mermaid
+from courtroom.detectives.graph import graph_facts
 from courtroom.detectives.pdf_read import Box, PageData, load_pdf
 from courtroom.detectives.report import unusable
-from courtroom.models import Evidence
+from courtroom.models import Direction, Evidence
 
 NAME = "diagrams"
 TAGS = (IMAGES, "diagram")
-#: Points around a drawing where a caption or label still belongs to it.
-MARGIN = 40.0
-PARALLEL_WORDS = re.compile(r"parallel|fan[\s-]?out|fan[\s-]?in|concurren|branch|superstep", re.I)
-ROLE_WORDS = re.compile(r"prosecut|defen[cs]e|tech\s?lead|detective|judge|repo|doc|vision", re.I)
+#: Points above or below an image where its caption may sit.
+CAPTION_REACH = 40.0
+#: Fewest connected boxes and edges that make a drawing a diagram.
+MIN_NODES, MIN_EDGES = 3, 2
+#: Confidence of a diagram read from text: a crude rendering, or source beside an unread image.
+WEAK = 0.55
 
 
-def _union(boxes: list[Box]) -> Box:
-    """The bounding box of several boxes."""
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
-            max(b[3] for b in boxes))
+def _caption(page: PageData, box: Box) -> str:
+    """Words just above or below an image that overlap it horizontally."""
+    near = [w for w, b in page.words if b[2] > box[0] and b[0] < box[2] and
+            (0 <= box[1] - b[3] <= CAPTION_REACH or 0 <= b[1] - box[3] <= CAPTION_REACH)]
+    return " ".join(near)
 
 
-def _inside(b: Box, region: Box, margin: float) -> bool:
-    """Whether box b lies within region, widened by margin."""
-    return b[0] >= region[0] - margin and b[2] <= region[2] + margin and \
-        b[1] >= region[1] - margin and b[3] <= region[3] + margin
+def _image(page: PageData, box: Box) -> Evidence:
+    caption = _caption(page, box)
+    said = f"; caption: '{clip(caption, 160)}'" if caption else "; no caption"
+    return make(NAME, "Diagram image in the report", True, f"pdf:page {page.number}",
+                f"Embedded image of {box[2] - box[0]:.0f}x{box[3] - box[1]:.0f} pt on page "
+                f"{page.number}{said}. Its pixels are not read offline, so whether it shows "
+                "parallel branches is unknown.", 0.7, (*TAGS, "image"),
+                content=clip(f"shape=unknown (image not read offline) | caption: {caption}", 300))
 
 
-def _labels(page: PageData, region: Box) -> list[str]:
-    """Words printed in or around a region of the page."""
-    return [w for w, b in page.words if _inside(b, region, MARGIN)]
-
-
-def _branching(page: PageData) -> int:
-    """Most drawn boxes reached by lines leaving one shared point (a fan-out)."""
-    starts: dict[tuple[int, int], int] = {}
-    for x0, top, _x1, _bottom in page.lines:
-        key = (round(x0 / 4), round(top / 4))
-        starts[key] = starts.get(key, 0) + 1
-    return max(starts.values(), default=0)
-
-
-def describe(page: PageData) -> list[Evidence]:
-    """Evidence for the images and the vector drawing on one page."""
-    out: list[Evidence] = []
+def _drawing(case: Case, page: PageData) -> Evidence | None:
+    d = read_drawing(page)
+    nodes = d.connected
+    if len(nodes) < MIN_NODES or len(d.edges) < MIN_EDGES:
+        return None  # a table, a code block, a rule or a lone box: not a diagram
+    labels = "; ".join(clip(d.labels[n], 40) for n in nodes[:12])
     where = f"pdf:page {page.number}"
-    for box in page.images[:6]:
-        labels = _labels(page, box)
-        out.append(make(NAME, "Diagram image in the report", True, where,
-                        f"Embedded image of {box[2] - box[0]:.0f}x{box[3] - box[1]:.0f} pt; "
-                        f"{len(labels)} text words in or around it (its pixels are not read).",
-                        0.7, TAGS, content=clip("labels: " + " ".join(labels), 300)))
-    shapes = page.rects + page.lines + page.curves
-    if len(shapes) >= 3:
-        region = _union(shapes)
-        labels = _labels(page, region)
-        fan = _branching(page)
-        roles = sorted({w for w in labels if ROLE_WORDS.search(w)})
-        parallel = fan >= 2 or (bool(PARALLEL_WORDS.search(" ".join(labels))) and len(roles) >= 2)
-        shape = (f"shows parallel branches ({fan} lines leave one point)" if fan >= 2 else
-                 "labels speak of parallel branches" if parallel else
-                 "shows no branching (a linear or unstructured drawing)")
-        out.append(make(NAME, "Vector diagram in the report", True, where,
-                        f"{len(page.rects)} boxes, {len(page.lines)} lines, {len(page.curves)} "
-                        f"curves; {shape}.", 0.75, (*TAGS, "parallelism") if parallel else TAGS,
-                        content=clip(f"parallel={'yes' if parallel else 'no'} | labels: "
-                                     + " ".join(labels), 400)))
-    return out
+    shape = f"{len(nodes)} connected boxes, {len(d.edges)} arrows"
+    content = clip(f"fan-out: {', '.join(d.fan_out) or 'none'} | fan-in: "
+                   f"{', '.join(d.fan_in) or 'none'} | labels: {labels}", 500)
+    if d.fan_out or d.fan_in:
+        return make(NAME, "Vector diagram in the report", True, where,
+                    f"Drawn diagram: {shape}; it branches (fan-out at "
+                    f"{clip(', '.join(d.fan_out) or 'none', 80)}; fan-in at "
+                    f"{clip(', '.join(d.fan_in) or 'none', 80)}).", 0.8,
+                    (*TAGS, "parallelism"), content=content, direction="supports")
+    code_fans = bool(graph_facts(case.workspace).fan_out)
+    return make(NAME, "Vector diagram in the report shows a linear flow", True, where,
+                f"Drawn diagram: {shape}; no box fans out or in (a linear flow)"
+                + (", while the code's graph fans out. Fix: redraw the diagram on page "
+                   f"{page.number} with the parallel branches and their join."
+                   if code_fans else "."), 0.75, (*TAGS, "linear"), content=content,
+                direction="adverse" if code_fans else "context")
+
+
+def _text(t: TextDiagram, images: list[Evidence]) -> Evidence:
+    """A text diagram; Mermaid source counts toward a diagram only beside a figure image.
+
+    Source code is not a drawing, but a report that prints a diagram's source and also
+    embeds a figure has most likely rendered it; the image itself stays unread, so the
+    credit is weak and the rationale says so.
+    """
+    fans = bool(t.fan_out and t.fan_in)
+    what = ("Mermaid source (a diagram's code, printed as text, not a drawing)"
+            if t.kind == "mermaid" else "A figure drawn with box-drawing characters")
+    shape = (f"fan-out at {clip(', '.join(t.fan_out), 100) or 'none'}; fan-in at "
+             f"{clip(', '.join(t.fan_in), 100) or 'none'}")
+    beside = ""
+    if t.kind == "mermaid" and images:
+        beside = (f" The report also embeds {len(images)} figure image(s) (first at "
+                  f"{images[0].location.removeprefix('pdf:')}), not read offline.")
+    drawn = t.kind == "box-drawing" or bool(beside)
+    direction: Direction = "supports" if fans and drawn else "context"
+    return make(NAME, f"Diagram written as text ({t.kind})", True, f"pdf:page {t.page}",
+                f"{what} starting on page {t.page}: {shape}; {t.edges} arrows.{beside}",
+                WEAK, (*TAGS, "text_diagram", "parallelism") if fans else (*TAGS, "text_diagram"),
+                content=clip(f"{t.kind} | {shape} | nodes: {', '.join(t.nodes[:12])}", 500),
+                direction=direction)
 
 
 @detective(NAME)
 def diagrams(case: Case) -> list[Evidence]:
-    """Locate diagrams (images, drawings) in the PDF and say what they show."""
+    """Locate diagrams (drawn, written as text, embedded images) and say what they show."""
     pdf = load_pdf(case.pdf, case.pdf_display)
     if pdf.problem is not None and not pdf.pages:
         return [unusable(NAME, pdf, TAGS)]
     out: list[Evidence] = []
     for page in pdf.pages:
-        out.extend(describe(page))
+        out += [_image(page, box) for box in page.images[:6]]
+        drawn = _drawing(case, page)
+        out += [drawn] if drawn else []
+        figure = box_drawing(page)
+        out += [_text(figure, [])] if figure else []
+    images = [e for e in out if "image" in e.tags]
+    out += [_text(t, images) for t in mermaid(pdf.pages)]
     if not out:
         return [make(NAME, "Diagram in the report", False, "pdf",
-                     f"No embedded image and no vector drawing (3+ shapes) on "
-                     f"{len(pdf.pages)} pages.", 0.85, (*TAGS, "missing"))]
+                     f"No drawn diagram, text diagram or embedded image on {len(pdf.pages)} "
+                     "pages (tables and code blocks are not diagrams). Fix: add an "
+                     "architecture diagram showing where the graph fans out and joins.",
+                     0.85, (*TAGS, "missing"), direction="adverse")]
     return out

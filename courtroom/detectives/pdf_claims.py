@@ -9,12 +9,10 @@ from dataclasses import dataclass
 from courtroom.detectives.graph import DETECTIVE_NAME, JUDGE_NAME, graph_facts
 from courtroom.detectives.parsing import source_index
 from courtroom.detectives.pdf_read import PdfData
+from courtroom.detectives.pdf_text import PATH, mentions, sentences, stance
 from courtroom.detectives.python_facts import classes, structured_calls, synthesis_functions
 from courtroom.detectives.workspace import Workspace
 
-_EXT = r"(?:py|md|json|toml|ya?ml|txt|cfg|ini|scm|sh|ipynb|j2|lock|pdf)"
-PATH = re.compile(rf"(?<![\w/.-])((?:\.{{0,2}}/)?(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*"
-                  rf"\.{_EXT})(?![\w/])")
 DIR = re.compile(r"(?<![\w/.-])((?:[A-Za-z0-9_-]+/){1,4})(?=[\s,.;:)]|$)")
 
 
@@ -26,33 +24,37 @@ class PathCheck:
     page: int
     exists: bool
     matched: str | None
+    #: 'claim', or how else the sentence uses the path: 'proposal', 'discussed', 'local'.
+    stance: str = "claim"
 
 
 def check_paths(pdf: PdfData, ws: Workspace) -> list[PathCheck]:
     """Every file path mentioned, verified against the workspace (exact or suffix match)."""
     files = ws.files()
     folders = {f.rsplit("/", i)[0] + "/" for f in files for i in range(1, f.count("/") + 1)}
-    seen: set[str] = set()
+    seen: set[str] = set()  # path|stance: a path proposed on one page may be claimed later
     out: list[PathCheck] = []
     for page in pdf.pages:
-        text = page.text.replace("\\", "/")
-        mentions = [m.group(1) for m in PATH.finditer(text)]
-        mentions += [m.group(1) for m in DIR.finditer(text) if "/" in m.group(1)[:-1]
-                     or m.group(1).rstrip("/") in {f.split("/")[0] for f in files}]
-        for raw in mentions:
+        found = mentions(page.text, PATH)
+        found += [(m, ctx, near) for m, ctx, near in mentions(page.text, DIR)
+                  if "/" in m[:-1] or m.rstrip("/") in {f.split("/")[0] for f in files}]
+        for raw, context, around in found:
             mention = raw.lstrip("./") if raw.startswith("./") else raw
-            if mention in seen or mention.startswith(("http", "www.")) or len(mention) > 160:
+            how = stance(context, raw, around)
+            key = f"{mention}|{how}"
+            if key in seen or mention.startswith(("http", "www.")) or len(mention) > 160:
                 continue
             if re.fullmatch(r"[\d.]+(\.\w+)?", mention):  # version numbers like 1.2.pdf
                 continue
-            seen.add(mention)
+            seen.add(key)
             if mention.endswith("/"):
                 hit = mention if mention in folders else next(
                     (f for f in sorted(folders) if f.endswith("/" + mention)), None)
             else:
                 hit = mention if mention in files else next(
                     (f for f in files if f.endswith("/" + mention)), None)
-            out.append(PathCheck(mention, page.number, hit is not None, hit))
+            out.append(PathCheck(mention, page.number, hit is not None, hit,
+                                 "claim" if hit else how))
     return out
 
 
@@ -65,6 +67,8 @@ class ClaimCheck:
     excerpt: str
     supported: bool
     basis: str
+    #: False when the sentence admits the feature is missing or only planned.
+    asserted: bool = True
 
 
 def _facts(ws: Workspace) -> dict[str, Callable[[], tuple[bool, str]]]:
@@ -132,18 +136,25 @@ CLAIMS: dict[str, re.Pattern[str]] = {
 }
 
 
+#: A sentence that says a feature is absent or still to come, rather than claiming it.
+_ADMITS = re.compile(r"\b(no|not|never|without|lacks?|lacking|missing|absent|gaps?|yet to|"
+                     r"instead of|disabled|todo|planned|future)\b", re.IGNORECASE)
+
+
 def check_claims(pdf: PdfData, ws: Workspace) -> list[ClaimCheck]:
-    """The first place each feature claim is made, checked against source facts."""
+    """The first place each feature is claimed (or admitted missing), checked against code."""
     checks = _facts(ws)
     out: list[ClaimCheck] = []
     for claim, rx in CLAIMS.items():
-        for page in pdf.pages:
-            flat = " ".join(page.text.split())
-            m = rx.search(flat)
-            if m is None:
-                continue
-            supported, basis = checks[claim]()
-            start = max(0, m.start() - 60)
-            out.append(ClaimCheck(claim, page.number, flat[start:m.end() + 80], supported, basis))
-            break
+        hits = [(page.number, sentence, m) for page in pdf.pages
+                for sentence in sentences(page.text) for m in rx.finditer(sentence)]
+        if not hits:
+            continue
+        # Only the words leading up to the feature decide: "no conditional edges yet".
+        claimed = [h for h in hits if not _ADMITS.search(h[1][max(0, h[2].start() - 60):
+                                                                h[2].end()])]
+        page, sentence, m = (claimed or hits)[0]
+        excerpt = sentence[max(0, m.start() - 60):m.end() + 80]
+        supported, basis = checks[claim]()
+        out.append(ClaimCheck(claim, page, excerpt, supported, basis, asserted=bool(claimed)))
     return out

@@ -1,0 +1,131 @@
+"""Builders for PDF-analysis tests: rubric dimensions, cases and report texts (generated)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from courtroom.detectives import Case
+from courtroom.rubric import Dimension
+
+
+def concept_dimension(instruction: str, success: str | None = None) -> Dimension:
+    """A pdf_report dimension whose instruction enumerates the concepts to look for."""
+    return Dimension(id="depth", name="Depth", target_artifact="pdf_report",
+                     forensic_instruction=instruction, success_pattern=success)
+
+
+def with_rubric(case: Case, *dimensions: Dimension) -> Case:
+    """The same case, carrying the rubric's dimensions."""
+    return Case(workspace=case.workspace, pdf=case.pdf, pdf_display=case.pdf_display,
+                dimensions=dimensions)
+
+
+FOUR = concept_dimension("Search the report for Dialectical Synthesis, Fan-In/Fan-Out, "
+                         "Metacognition and State Synchronization. For each, decide.")
+
+
+def paraphrase_pages() -> list[str]:
+    """Explains every mechanism in its own words, never with the rubric's exact phrases."""
+    return [
+        "How the auditor works\n\n"
+        "The START node fans out to three detective nodes, which run in parallel; each\n"
+        "writes its evidence and the evidence_aggregator node waits for every branch\n"
+        "before the judges run, so no judge sees partial evidence.",
+        "The three judges argue dialectically: the prosecutor node charges every gap, the\n"
+        "defense node credits effort, and the chief justice resolves the conflict with\n"
+        "deterministic rules in src/justice.py instead of averaging their scores.",
+        "The graph state is synchronised by reducers: AgentState annotates opinions with\n"
+        "operator.add so parallel writes are merged when the branches join, and evidences\n"
+        "with operator.ior, which prevents one detective overwriting another.",
+        "Its meta-cognitive loop: when judges disagree, the chief justice in src/justice.py\n"
+        "checks each\n"
+        "cited evidence id against the state and routes the criterion back through a\n"
+        "conditional edge for re-evaluation, so the system evaluates its own evaluation.",
+    ]
+
+
+def name_drop_pages() -> list[str]:
+    """Names each concept in full, next to code names, but never says how anything works."""
+    return [
+        "Highlights\n\nDialectical Synthesis. Fan-In/Fan-Out. Metacognition. State "
+        "Synchronization.\nThese are in src/graph.py and src/state.py and AgentState.\n"
+        "We are proud of this project and of our team. It was a lot of fun to build.",
+    ]
+
+
+def path_pages() -> list[str]:
+    """A claimed ghost path, a proposed one, a peer's quoted one and a local one."""
+    return [
+        "The graph is wired in src/graph.py and the retries live in src/retry_helpers.py.",
+        "Next steps: we plan to add docs/deferrals.md describing each deferral.",
+        "Our peer's audit reported \"hallucinated file src/nodes/router.py\" in our report,\n"
+        "but that file was renamed long ago.",
+        "During development the state file lived at /Users/dev/.../state.py on my laptop.",
+    ]
+
+
+#: A box on a drawn page: (label, x, y from the top, width, height) in points.
+DrawnBox = tuple[str, float, float, float, float]
+
+
+def drawn_pdf(path: Path, boxes: list[DrawnBox], arrows: list[tuple[int, int]], *,
+              code_block: bool = False, table: bool = False,
+              heads: bool = True) -> Path:
+    """One A4 page with labelled boxes joined by straight arrows from the bottom (or
+    right) edge of the source to the top (or left) edge of the target, each arrow leaving
+    its own point; optionally a shaded code block and a ruled table elsewhere."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    _w, height = A4
+    c = canvas.Canvas(str(path), pagesize=A4)
+    for label, x, top, w, h in boxes:
+        c.rect(x, height - top - h, w, h)
+        c.drawString(x + 4, height - top - h / 2 - 3, label)
+    for n, (a, b) in enumerate(arrows):
+        _, ax, at, aw, ah = boxes[a]
+        _, bx, bt, bw, _bh = boxes[b]
+        below = bt > at + ah
+        start = (ax + aw * (n % 3 + 1) / 4, at + ah) if below else (ax + aw, at + ah / 2)
+        end = (bx + bw / 2, bt) if below else (bx, bt + 10)
+        c.line(start[0], height - start[1], end[0], height - end[1])
+        if heads:
+            c.rect(end[0] - 3, height - end[1], 6, 6, fill=1)
+    if code_block:
+        c.setFillGray(0.9)
+        c.rect(40, 120, 500, 60, fill=1, stroke=0)
+        c.setFillGray(0)
+        for i, line in enumerate(("def build_graph():", "    builder.add_edge(a, b)",
+                                  "    return builder.compile()")):
+            c.drawString(48, 165 - 14 * i, line)
+    if table:
+        for i in range(4):
+            c.line(40, 60 + 18 * i, 540, 60 + 18 * i)
+            if i < 3:
+                c.drawString(48, 64 + 18 * i, f"row {i}")
+        for x in (40, 200, 540):
+            c.line(x, 60, x, 114)
+    c.showPage()
+    c.save()
+    return path
+
+
+def two_fan_outs() -> tuple[list[DrawnBox], list[tuple[int, int]]]:
+    """START -> three detectives -> aggregator -> three judges -> chief justice."""
+    boxes: list[DrawnBox] = [("START", 240, 40, 90, 24)]
+    boxes += [(name, 60 + 160 * i, 110, 120, 24) for i, name in
+              enumerate(("repo_detective", "doc_detective", "vision_detective"))]
+    boxes += [("aggregator", 230, 180, 110, 24)]
+    boxes += [(name, 60 + 160 * i, 250, 120, 24) for i, name in
+              enumerate(("prosecutor", "defense", "tech_lead"))]
+    boxes += [("chief_justice", 230, 320, 110, 24)]
+    arrows = [(0, 1), (0, 2), (0, 3), (1, 4), (2, 4), (3, 4),
+              (4, 5), (4, 6), (4, 7), (5, 8), (6, 8), (7, 8)]
+    return boxes, arrows
+
+
+def chain() -> tuple[list[DrawnBox], list[tuple[int, int]]]:
+    """START -> detectives -> judges -> chief justice, one after another."""
+    boxes: list[DrawnBox] = [(name, 200, 40 + 70 * i, 140, 24) for i, name in
+                             enumerate(("START", "detectives", "judges", "chief_justice"))]
+    return boxes, [(0, 1), (1, 2), (2, 3)]
