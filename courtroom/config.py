@@ -42,6 +42,10 @@ class AuditConfig(BaseModel):
     #: max_remands, enabled); anything absent keeps the rubric's value.
     court_limits: dict[str, float | int | bool] = Field(default_factory=dict)
     provider: Provider = Field(default="anthropic", description="Where Claude is served from.")
+    #: Cloud region of the Bedrock or Vertex endpoint (else AWS_REGION / CLOUD_ML_REGION).
+    region: str | None = None
+    #: Google Cloud project of the Vertex endpoint (else ANTHROPIC_VERTEX_PROJECT_ID).
+    project_id: str | None = None
     #: Cap on the estimated spend of the Claude judges; past it, the offline bench judges.
     max_cost_usd: float | None = Field(default=None, gt=0)
     #: Judge requests in flight at once, over the whole audit (first round and court).

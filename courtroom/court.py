@@ -6,6 +6,9 @@ handoff budget (a hearing round hands the floor to each judge: one handoff per j
 remand goes judges -> detectives -> judges: two), ``max_rounds`` hearing rounds (a
 re-hearing after a remand counts as one) and ``max_remands``. The final opinions go to
 the chief justice: the court never scores anything itself.
+
+A criterion's session starts as soon as its own first-round opinions are in (given as a
+callable that waits for them); requests in flight are bounded by the bench, not here.
 """
 
 from __future__ import annotations
@@ -37,6 +40,11 @@ __all__ = ["Bench", "CourtOutcome", "apply_record", "hold_court", "limits_for"]
 
 Clock = Callable[[], float]
 Investigator = Callable[[Case, list[EvidenceRequest]], list[Evidence]]
+#: A criterion's first-round opinions, or a callable that waits for them.
+Opening = Sequence[JudicialOpinion] | Callable[[], Sequence[JudicialOpinion]]
+
+#: Sessions open at once: a bound on threads only (they wait; the bench sends).
+MAX_SESSIONS = 64
 
 #: Moves between roles a remand costs: judges -> detectives -> judges.
 REMAND_HANDOFFS = 2
@@ -71,28 +79,32 @@ def hold_court(
     case: Case,
     pool: Mapping[str, Evidence],
     shown: Mapping[str, Sequence[Evidence]],
-    opinions: Mapping[str, Sequence[JudicialOpinion]],
+    opinions: Mapping[str, Opening],
     *,
     bench: Bench,
     trace: Trace,
     clock: Clock = time.monotonic,
     limits: CourtParameters | None = None,
     investigator: Investigator | None = None,
-    max_workers: int = 4,
 ) -> CourtOutcome:
-    """Take every criterion through plea or hearing; contested ones are heard concurrently."""
-    limits = limits or rubric.court
+    """Take every criterion through plea or hearing, each as soon as its opinions are in."""
+    court_limits = limits or rubric.court
     investigate = investigator or _default_investigator
-    sessions = [
-        _Session(dim, case, pool, list(shown.get(dim.id, [])), list(opinions.get(dim.id, [])),
-                 bench=bench, trace=trace, clock=clock, limits=limits, investigate=investigate)
-        for dim in rubric.dimensions
-    ]
-    contested = [s for s in sessions if s.opening() == "hearing"]
-    if contested:
-        workers = max(1, min(max_workers, len(contested)))
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="court") as executor:
-            list(executor.map(_Session.hear, contested))  # re-raises a hearing's exception
+
+    def proceed(dim: Dimension) -> _Session:
+        opening = opinions.get(dim.id, [])
+        first = list(opening() if callable(opening) else opening)
+        session = _Session(dim, case, pool, list(shown.get(dim.id, [])), first, bench=bench,
+                           trace=trace, clock=clock, limits=court_limits,
+                           investigate=investigate)
+        if session.opening() == "hearing":
+            session.hear()
+        return session
+
+    dims = list(rubric.dimensions)
+    workers = max(1, min(MAX_SESSIONS, len(dims)))
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="court") as executor:
+        sessions = list(executor.map(proceed, dims))  # re-raises a session's exception
     outcome = CourtOutcome(opinions={}, records={})
     for session in sessions:
         cid = session.dim.id

@@ -64,6 +64,10 @@ class DetectiveError(CourtroomError):
 class JudgeError(CourtroomError):
     """A judge call failed."""
 
+    #: What the failed attempts cost (a JudgeUsage), when the backend knows it: failed
+    #: requests are paid for too, so the bench still counts them.
+    usage: object | None = None
+
 
 class JudgeOutputError(JudgeError):
     """The model's answer did not validate as a judicial opinion."""

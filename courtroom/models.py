@@ -200,6 +200,9 @@ class CriterionResult(BaseModel):
     #: Key under which these opinions may be reused by a re-audit (rubric, prompts, model,
     #: evidence); see ``courtroom.github_state.criterion_digest``. None when not computed.
     evidence_digest: str | None = None
+    #: Evidence relevant to the criterion that was cut to fit the judges' prompt, counted
+    #: by kind ("<detective>, <direction>"); the judges were told these counts.
+    evidence_left_out: dict[str, int] = Field(default_factory=dict)
 
 
 class Target(BaseModel):
@@ -230,6 +233,10 @@ class Usage(BaseModel):
     estimated_cost_usd: float = 0.0
     model: str | None = None
     api_version: str | None = None
+    #: The cost cap in force (USD), and the criteria the offline bench judged because a
+    #: Claude call for them would have passed it (the reason is in the verdict's errors).
+    max_cost_usd: float | None = None
+    over_budget: list[str] = Field(default_factory=list)
 
 
 class Verdict(BaseModel):

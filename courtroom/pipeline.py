@@ -6,8 +6,10 @@ partial state and the trace, so nothing already computed is lost.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,7 +20,8 @@ from courtroom.detectives.base import Case
 from courtroom.docket import evidence_for
 from courtroom.errors import EXIT_CRITICAL, EXIT_FAILURE, EXIT_OK, SynthesisError
 from courtroom.judges import JudgeBench, OpinionCache, make_backend
-from courtroom.judges.base import Backend, JudgeRequest
+from courtroom.judges.base import Backend, JudgeRequest, left_out
+from courtroom.judges.bench import Answer
 from courtroom.models import (
     JUDGES,
     CourtRecord,
@@ -59,18 +62,13 @@ def audit(
     progress: Progress = _noop,
     seeded: Mapping[str, JudicialOpinion] | None = None,
 ) -> AuditOutcome:
-    """Run one whole audit and write its files; raise UsageError only before any work."""
+    """Run one whole audit and write its files; a UsageError comes before any file is written."""
     trace = trace or Trace()
     rubric = load_rubric(config.rubric_path)
     trace.event("rubric", "loaded", name=rubric.rubric_metadata.rubric_name, sha256=rubric.sha256)
-    if backend is None:
-        backend = make_backend(
-            config.judges,
-            model=config.model,
-            api_key=config.api_key.get_secret_value() if config.api_key else None,
-            base_url=config.base_url,
-            timeout=config.judge_timeout,
-        )
+    # Importing the SDK and building a Claude client takes about a second: it happens on
+    # its own thread while the workspace opens and the detectives run.
+    judges = _ready(backend) if backend is not None else _build_backend(config)
     with open_workspace(config.target, timeout=config.clone_timeout) as workspace:
         pdf_display = _pdf_display(config.pdf, workspace.root)
         case = Case(workspace=workspace, pdf=config.pdf, pdf_display=pdf_display,
@@ -80,7 +78,30 @@ def audit(
             commit=config.commit or workspace.commit,
             pdf=pdf_display,
         )
-        return _run(config, rubric, case, target, backend, trace, progress, seeded)
+        return _run(config, rubric, case, target, judges, trace, progress, seeded)
+
+
+def _ready(backend: Backend) -> Future[Backend]:
+    done: Future[Backend] = Future()
+    done.set_result(backend)
+    return done
+
+
+def _build_backend(config: AuditConfig) -> Future[Backend]:
+    builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="backend")
+    built = builder.submit(
+        make_backend,
+        config.judges,
+        model=config.model,
+        api_key=config.api_key.get_secret_value() if config.api_key else None,
+        base_url=config.base_url,
+        timeout=config.judge_timeout,
+        provider=config.provider,
+        region=config.region,
+        project_id=config.project_id,
+    )
+    builder.shutdown(wait=False)
+    return built
 
 
 def _pdf_display(pdf: Path | None, root: Path) -> str | None:
@@ -97,7 +118,7 @@ def _run(
     rubric: Rubric,
     case: Case,
     target: Target,
-    backend: Backend,
+    judges: Future[Backend],
     trace: Trace,
     progress: Progress,
     seeded: Mapping[str, JudicialOpinion] | None,
@@ -109,34 +130,25 @@ def _run(
     pool: dict[str, Evidence] = {e.id: e for e in evidence}
     progress("detect", 1, 1)
 
+    backend = judges.result()  # a ConfigError from building it surfaces here
     shown = {d.id: evidence_for(d, pool.values()) for d in rubric.dimensions}
+    cut = {d.id: left_out(d, pool.values(), shown[d.id]) for d in rubric.dimensions}
     requests = [
-        JudgeRequest(persona=judge, dimension=d, evidence=shown[d.id])
+        JudgeRequest(persona=judge, dimension=d, evidence=shown[d.id], omitted=cut[d.id])
         for d in rubric.dimensions
         for judge in JUDGES
     ]
     cache = OpinionCache(config.resolved_cache_dir, read=config.use_cache, seeded=seeded)
-    bench = JudgeBench(backend, max_workers=config.max_concurrency, cache=cache, trace=trace)
+    bench = JudgeBench(backend, max_workers=config.max_concurrency, cache=cache, trace=trace,
+                       max_cost_usd=config.max_cost_usd)
     progress("judge", 0, len(requests))
     with trace.span("judge", "bench", calls=len(requests), bench=backend.name):
-        answers = bench.judge(requests, on_done=lambda n: progress("judge", n, len(requests)))
-    opinions: dict[str, list[JudicialOpinion]] = {d.id: [] for d in rubric.dimensions}
-    for opinion, _usage in answers:
-        opinions[opinion.criterion_id].append(opinion)
-
-    court_records: dict[str, CourtRecord] = {}
-    limits = court.limits_for(rubric, config.court_limits)
-    if config.court and limits.enabled:
-        with trace.span("hear", "court"):
-            hearing = court.hold_court(
-                rubric, case, pool, shown, opinions, bench=bench, trace=trace,
-                limits=limits, max_workers=config.max_concurrency,
+        try:
+            opinions, court_records = _judge_and_hear(
+                config, rubric, case, pool, shown, requests, bench, trace, progress
             )
-        # The final opinions replace the first round's; remanded evidence joins the pool.
-        pool.update(hearing.new_evidence)
-        shown.update(hearing.shown)
-        opinions.update(hearing.opinions)
-        court_records = hearing.records
+        finally:
+            bench.close()
 
     results: list[CriterionResult] = []
     try:
@@ -146,6 +158,7 @@ def _run(
                     dim.id, dim.name, opinions[dim.id], pool, rubric.parameters
                 )
                 result = court.apply_record(result, court_records.get(dim.id))
+                result = result.model_copy(update={"evidence_left_out": cut[dim.id]})
                 trace.event(
                     "synthesise",
                     "rule",
@@ -164,6 +177,7 @@ def _run(
         for o in ops
         if o.fallback
     )
+    errors.extend(bench.notes)  # criteria the cost cap sent to the offline bench
     overall = chief_justice.overall_score(results)
     conclusion = chief_justice.conclude(
         results, overall, fail_below=config.fail_below, incomplete=bool(errors)
@@ -188,6 +202,43 @@ def _run(
     paths = write_outputs(out, verdict, trace)
     code = EXIT_FAILURE if conclusion == "failure" else EXIT_OK
     return AuditOutcome(verdict, code, paths)
+
+
+def _judge_and_hear(
+    config: AuditConfig,
+    rubric: Rubric,
+    case: Case,
+    pool: dict[str, Evidence],
+    shown: dict[str, list[Evidence]],
+    requests: list[JudgeRequest],
+    bench: JudgeBench,
+    trace: Trace,
+    progress: Progress,
+) -> tuple[dict[str, list[JudicialOpinion]], dict[str, CourtRecord]]:
+    """First round and court on one bounded bench: a criterion's hearing starts as soon as
+    its own three opinions are in. Updates ``pool`` and ``shown`` with remanded evidence."""
+    answers = bench.submit(requests)
+    done = itertools.count(1)
+    for future in answers:
+        future.add_done_callback(lambda _f: progress("judge", next(done), len(requests)))
+    opening = {d.id: _opening(d.id, requests, answers) for d in rubric.dimensions}
+    limits = court.limits_for(rubric, config.court_limits)
+    if not (config.court and limits.enabled):
+        return {cid: wait() for cid, wait in opening.items()}, {}
+    with trace.span("hear", "court"):
+        hearing = court.hold_court(rubric, case, pool, shown, opening, bench=bench,
+                                   trace=trace, limits=limits)
+    # The final opinions replace the first round's; remanded evidence joins the pool.
+    pool.update(hearing.new_evidence)
+    shown.update(hearing.shown)
+    return {d.id: hearing.opinions[d.id] for d in rubric.dimensions}, hearing.records
+
+
+def _opening(
+    cid: str, requests: list[JudgeRequest], answers: list[Future[Answer]]
+) -> Callable[[], list[JudicialOpinion]]:
+    mine = [f for r, f in zip(requests, answers, strict=True) if r.dimension.id == cid]
+    return lambda: [f.result()[0] for f in mine]
 
 
 def write_outputs(out: Path, verdict: Verdict, trace: Trace) -> dict[str, Path]:

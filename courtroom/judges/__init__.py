@@ -3,10 +3,13 @@
 Public API for the pipeline::
 
     backend = make_backend("offline" | "anthropic", model=..., api_key=..., base_url=...,
-                           timeout=60.0)
-    bench = JudgeBench(backend, max_workers=30, cache=OpinionCache(dir), trace=trace)
+                           timeout=600.0, provider="anthropic" | "bedrock" | "vertex")
+    bench = JudgeBench(backend, max_workers=8, cache=OpinionCache(dir), trace=trace,
+                       max_cost_usd=None)
     answers = bench.judge(requests)          # [(JudicialOpinion, JudgeUsage)], in order
+    futures = bench.submit(requests)         # the same, without waiting
     bench.usage                              # courtroom.models.Usage for verdict.json
+    bench.close()
 """
 
 from __future__ import annotations
@@ -35,14 +38,21 @@ def make_backend(
     model: str | None = None,
     api_key: str | None = None,
     base_url: str | None = None,
-    timeout: float = 60.0,
+    timeout: float = 600.0,
+    provider: str = "anthropic",
+    region: str | None = None,
+    project_id: str | None = None,
 ) -> Backend:
-    """The judge backend for ``--judges``: "offline" or "anthropic" (imported only then)."""
+    """The judge backend for ``--judges``: "offline" or "anthropic" (imported only then).
+
+    With "anthropic", ``provider`` says where Claude is served from (providers.py).
+    """
     if kind == "offline":
         return OfflineBackend()
     if kind == "anthropic":
         # Imported lazily: the offline bench must work without touching the SDK.
         from courtroom.judges.anthropic_backend import AnthropicBackend
 
-        return AnthropicBackend(model=model, api_key=api_key, base_url=base_url, timeout=timeout)
+        return AnthropicBackend(model=model, api_key=api_key, base_url=base_url, timeout=timeout,
+                                provider=provider, region=region, project_id=project_id)
     raise ConfigError(f"unknown judge bench {kind!r}: use offline or anthropic")

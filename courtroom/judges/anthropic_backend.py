@@ -1,22 +1,26 @@
-"""Claude as a judge: the only module that imports ``anthropic``.
+"""Claude as a judge: the only modules importing ``anthropic`` are this one, providers.py and
+retry.py, and nothing imports them until a Claude bench is built.
 
 Two visible retry layers replace the SDK's hidden ones (``max_retries=0``):
 
-1. transport — timeouts, connection errors, 408, 429, 5xx and 529 "overloaded" get
-   exponential backoff that honours ``retry-after`` / ``retry-after-ms``, at most
-   ``transport_retries`` (2) retries, then JudgeTransportError;
+1. network (retry.py) — timeouts, connection errors, 408, 429, 5xx and 529; a server's
+   ``retry-after`` is waited out as told without using up the two fault retries;
+   then JudgeTransportError;
 2. output — an answer that is not JSON or does not validate as an opinion is retried at
    most ``output_retries`` (2) times, the validation error fed back to the model, then
    JudgeOutputError.
 
 The bench turns either error into the fallback opinion. No sampling parameter
 (temperature, top_p, top_k) is ever sent: API version 2026-10-21 rejects them.
+
+Requests are not streamed. The SDK refuses a non-streaming request it expects to run past
+ten minutes (3,600 s per 128,000 output tokens), so ``max_tokens`` stays under that bound
+and the per-request timeout defaults to the SDK's own ten minutes (``judge_timeout``).
 """
 
 from __future__ import annotations
 
 import json
-import random
 import time
 from collections.abc import Callable
 from typing import Any
@@ -32,61 +36,28 @@ from tenacity import (
     wait_none,
 )
 
-from courtroom.errors import ConfigError, JudgeError, JudgeOutputError, JudgeTransportError
+from courtroom.errors import JudgeError, JudgeOutputError, JudgeTransportError
 from courtroom.judges import envelope, personas
 from courtroom.judges.base import JudgeRequest, JudgeUsage
 from courtroom.judges.digest import content_digest
+from courtroom.judges.pricing import price_for
+from courtroom.judges.providers import build_client, default_model
+from courtroom.judges.retry import BackoffWait, RetryBudget, is_transient
 from courtroom.models import JudicialOpinion, opinion_id
 
-DEFAULT_MODEL = "claude-sonnet-5-5"
+DEFAULT_MODEL = default_model("anthropic")
 #: Enough for adaptive thinking plus a long opinion; bounded so one call cannot run away.
 DEFAULT_MAX_TOKENS = 8000
-MAX_TOKENS_CEILING = 32000
-#: Longest wait honoured from a retry-after header, in seconds.
-MAX_RETRY_AFTER = 60.0
+#: The most output a non-streaming request may ask for: the SDK expects 128,000 tokens
+#: per hour and refuses non-streaming requests expected to run past ten minutes.
+MAX_TOKENS_CEILING = 128_000 * 600 // 3600
+#: Characters per input token assumed when a request's cost is estimated before sending:
+#: low on purpose (JSON and code tokenise densely), so the estimate errs high.
+CHARS_PER_TOKEN = 3.0
+#: Output assumed for a call before any answer of this audit has been seen.
+DEFAULT_OUTPUT_ESTIMATE = 2000
 
 Sleep = Callable[[float], None]
-
-
-def _header_wait(exc: BaseException) -> float | None:
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    if headers is None:
-        return None
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        raw = headers.get(name)
-        if raw is None:
-            continue
-        try:
-            return max(0.0, min(float(raw) * scale, MAX_RETRY_AFTER))
-        except ValueError:
-            continue  # an HTTP date: fall back to our own backoff
-    return None
-
-
-class BackoffWait:
-    """Tenacity wait strategy: the server's retry-after when given, else exponential."""
-
-    def __init__(self, base: float = 1.0, cap: float = 20.0) -> None:
-        self.base, self.cap = base, cap
-
-    def __call__(self, state: RetryCallState) -> float:
-        exc = state.outcome.exception() if state.outcome else None
-        told = _header_wait(exc) if exc is not None else None
-        if told is not None:
-            return told
-        step = min(self.cap, self.base * 2.0 ** (state.attempt_number - 1))
-        # A little jitter so 30 concurrent judges do not retry in lockstep.
-        return float(step + random.uniform(0, self.base / 2))  # noqa: S311 - not cryptographic
-
-
-def is_transient(exc: BaseException) -> bool:
-    """Whether a failed request is worth repeating (timeout, rate limit, server trouble)."""
-    if isinstance(exc, anthropic.APIConnectionError):  # includes APITimeoutError
-        return True
-    if isinstance(exc, anthropic.APIStatusError):
-        return exc.status_code in (408, 409, 429) or exc.status_code >= 500
-    return False
 
 
 class AnthropicBackend:
@@ -98,43 +69,59 @@ class AnthropicBackend:
         model: str | None = None,
         api_key: str | None = None,
         base_url: str | None = None,
-        timeout: float = 60.0,
+        timeout: float = 600.0,
+        provider: str = "anthropic",
+        region: str | None = None,
+        project_id: str | None = None,
         max_tokens: int = DEFAULT_MAX_TOKENS,
         transport_retries: int = 2,
         output_retries: int = 2,
         wait: Callable[[RetryCallState], float] | None = None,
         sleep: Sleep = time.sleep,
     ) -> None:
-        self.model = model or DEFAULT_MODEL
-        self.name = f"anthropic:{self.model}"
+        self.model = model or default_model(provider)
+        self.provider = provider
+        self.name = f"anthropic:{self.model}" if provider == "anthropic" else \
+            f"{provider}:{self.model}"
         self.max_tokens = max(256, min(max_tokens, MAX_TOKENS_CEILING))
         self.transport_retries = transport_retries
         self.output_retries = output_retries
         self._wait = wait or BackoffWait()
         self._sleep = sleep
-        # max_retries=0: the retry policy is ours (above) and shows up in the trace.
-        try:
-            self._client = anthropic.Anthropic(
-                api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0
-            )
-        except (anthropic.AnthropicError, TypeError, ValueError) as exc:
-            raise ConfigError(
-                f"--judges anthropic needs an API key: set ANTHROPIC_API_KEY "
-                f"({type(exc).__name__})"
-            ) from exc
-        client = self._client
-        if client.api_key is None and client.auth_token is None and client.credentials is None:
-            # Fail before any work: otherwise all 30 judges would fall back one by one.
-            raise ConfigError("--judges anthropic needs an API key: set ANTHROPIC_API_KEY")
-        version = client.default_headers.get("anthropic-version")
+        self._client = build_client(provider, api_key=api_key, base_url=base_url,
+                                    timeout=timeout, region=region, project_id=project_id)
+        version = self._client.default_headers.get("anthropic-version")
         self.api_version = version if isinstance(version, str) else None
 
+    def estimate_usd(self, request: JudgeRequest, output_tokens: int | None = None) -> float:
+        """What one call for ``request`` may cost, before it is sent (errs high).
+
+        Input is priced as a cache write (the dearest way to send it); output at
+        ``output_tokens`` (the audit's running mean) or DEFAULT_OUTPUT_ESTIMATE.
+        """
+        size = len(envelope.encode_data(envelope.system_blocks()))
+        size += len(envelope.encode_data(envelope.user_content(request)))
+        price = price_for(self.model)
+        tokens_in = size / CHARS_PER_TOKEN
+        tokens_out = min(self.max_tokens, output_tokens or DEFAULT_OUTPUT_ESTIMATE)
+        return (tokens_in * price.cache_write + tokens_out * price.output) / 1_000_000
+
     def opine(self, request: JudgeRequest) -> tuple[JudicialOpinion, JudgeUsage]:
-        """Ask Claude for the persona's opinion; raise JudgeError after the retries."""
+        """Ask Claude for the persona's opinion; raise JudgeError after the retries.
+
+        A JudgeError carries what the failed attempts cost in ``usage``: they are paid for.
+        """
+        usage = JudgeUsage()
+        try:
+            return self._opine(request, usage), usage
+        except JudgeError as exc:
+            exc.usage = usage
+            raise
+
+    def _opine(self, request: JudgeRequest, usage: JudgeUsage) -> JudicialOpinion:
         messages: list[dict[str, Any]] = [
             {"role": "user", "content": envelope.user_content(request)}
         ]
-        usage = JudgeUsage()
         outputs = Retrying(
             stop=stop_after_attempt(1 + self.output_retries),
             retry=retry_if_exception_type(JudgeOutputError),
@@ -155,14 +142,18 @@ class AnthropicBackend:
                     messages.append({"role": "assistant", "content": text or "(no answer)"})
                     messages.append({"role": "user", "content": personas.retry_block(str(exc))})
                     raise
-        return _to_opinion(request, draft), usage
+        return _to_opinion(request, draft)
 
     def _send(self, messages: list[dict[str, Any]], usage: JudgeUsage) -> Any:
         def count_retry(state: RetryCallState) -> None:
             usage.transport_retries += 1
 
+        def create(**kwargs: Any) -> Any:
+            usage.requests += 1  # every request is counted, answered or not
+            return self._client.messages.create(**kwargs)
+
         transport = Retrying(
-            stop=stop_after_attempt(1 + self.transport_retries),
+            stop=RetryBudget(self.transport_retries),
             retry=retry_if_exception(is_transient),
             wait=self._wait,
             sleep=self._sleep,
@@ -171,7 +162,7 @@ class AnthropicBackend:
         )
         try:
             message = transport(
-                self._client.messages.create,
+                create,
                 model=self.model,
                 max_tokens=self.max_tokens,
                 system=envelope.system_blocks(),

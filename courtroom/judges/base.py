@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from courtroom.docket import evidence_for
 from courtroom.models import Evidence, JudgeName, JudicialOpinion
 from courtroom.rubric import Dimension
 
@@ -23,6 +26,9 @@ class JudgeRequest(BaseModel):
     #: This judge's own opinion from the previous round, during a hearing.
     previous: JudicialOpinion | None = None
     round: int = 0
+    #: Items relevant to the criterion that were cut to fit, counted by kind
+    #: ("<detective>, <direction>"); the judge is told what it does not see.
+    omitted: dict[str, int] = Field(default_factory=dict)
 
 
 class JudgeUsage(BaseModel):
@@ -36,6 +42,9 @@ class JudgeUsage(BaseModel):
     #: answers that did not validate). Zero for offline and cached opinions.
     transport_retries: int = 0
     output_retries: int = 0
+    #: HTTP requests this opinion took (first try, retries, re-asks); 0 for rule-based
+    #: backends, which make none.
+    requests: int = 0
 
 
 class Backend(Protocol):
@@ -47,3 +56,29 @@ class Backend(Protocol):
     def opine(self, request: JudgeRequest) -> tuple[JudicialOpinion, JudgeUsage]:
         """Return the persona's opinion; raise JudgeError when it cannot."""
         ...
+
+
+# What the docket's cut left out of a criterion's prompt. Whatever rule the docket uses,
+# the items it would pick next are the ones it left out: asking it again over what
+# remains, until it picks nothing, finds them all without restating its rule here.
+
+def kind(item: Evidence) -> str:
+    """How a left-out item is counted: which detective found it and which way it points."""
+    return f"{item.detective or 'unknown'}, {item.direction}"
+
+
+def left_out(
+    dimension: Dimension, pool: Iterable[Evidence], shown: Sequence[Evidence]
+) -> dict[str, int]:
+    """Counts by kind of the items relevant to ``dimension`` that ``shown`` does not hold."""
+    kept = {e.id for e in shown}
+    rest = [e for e in pool if e.id not in kept]
+    counts: Counter[str] = Counter()
+    while rest:
+        more = evidence_for(dimension, rest)
+        if not more:
+            break
+        taken = {e.id for e in more}
+        counts.update(kind(e) for e in more)
+        rest = [e for e in rest if e.id not in taken]
+    return dict(sorted(counts.items()))

@@ -69,6 +69,7 @@ class OpinionCache:
                 "backend": backend_name,
                 "criterion": request.dimension.model_dump(mode="json"),
                 "evidence": [_evidence_key(e) for e in request.evidence],
+                "omitted": request.omitted,
                 "persona": request.persona,
                 "prompt": personas.prompt_digest(request.persona, request.dimension),
                 "schema": envelope.OUTPUT_SCHEMA,

@@ -72,6 +72,8 @@ def evidence_data(items: list[Evidence]) -> list[dict[str, Any]]:
             "id": e.id,
             "goal": neutralise(e.goal),
             "found": e.found,
+            # The same directed reading the offline lenses use: only "supports" is credit.
+            "direction": e.direction,
             "location": neutralise(e.location),
             "confidence": e.confidence,
             "tags": list(e.tags),
@@ -101,9 +103,12 @@ def _block(tag: str, value: Any) -> str:
 def user_content(request: JudgeRequest) -> list[dict[str, Any]]:
     """The user turn's content blocks for a request, shared part first."""
     dim = request.dimension
-    shared = personas.criterion_block(dim, len(request.evidence)) + "\n\n" + _block(
-        EVIDENCE_TAG, {"criterion_id": dim.id, "items": evidence_data(request.evidence)}
-    )
+    data: dict[str, Any] = {"criterion_id": dim.id, "items": evidence_data(request.evidence)}
+    if request.omitted:
+        data["left_out"] = dict(sorted(request.omitted.items()))
+    shared = personas.criterion_block(
+        dim, len(request.evidence), sum(request.omitted.values())
+    ) + "\n\n" + _block(EVIDENCE_TAG, data)
     blocks: list[dict[str, Any]] = [
         {"type": "text", "text": shared, "cache_control": dict(_CACHE)},
         {"type": "text", "text": personas.persona_block(request.persona, dim)},

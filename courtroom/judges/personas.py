@@ -85,9 +85,9 @@ def persona_block(persona: JudgeName, dimension: Dimension) -> str:
     )
 
 
-def criterion_block(dimension: Dimension, count: int) -> str:
+def criterion_block(dimension: Dimension, count: int, left_out: int = 0) -> str:
     """The criterion's rubric text (shared by the three personas of a criterion)."""
-    return render("criterion.j2", dimension=dimension, count=count)
+    return render("criterion.j2", dimension=dimension, count=count, left_out=left_out)
 
 
 def hearing_block(round_number: int) -> str:
@@ -112,6 +112,7 @@ def prompt_digest(persona: JudgeName, dimension: Dimension) -> str:
             system_prompt(persona, dimension),
             criterion_block(dimension, 1),
             criterion_block(dimension, 0),
+            criterion_block(dimension, 1, 1),
             hearing_block(1),
         )
     )

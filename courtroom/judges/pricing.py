@@ -36,10 +36,24 @@ PRICES: tuple[tuple[str, Price], ...] = (
 DEFAULT_PRICE = _price(3.0, 15.0)
 
 
+def base_model(model: str) -> str:
+    """The Anthropic model name inside a provider's id.
+
+    "us.anthropic.claude-sonnet-5-5" (Bedrock) and "claude-sonnet-5-5@20260101" (Vertex)
+    are both "claude-sonnet-5-5": same model, same price, same cache rules.
+    """
+    name = model.rsplit("/", 1)[-1]
+    for prefix in ("us.", "eu.", "apac.", "global."):
+        name = name.removeprefix(prefix)
+    name = name.removeprefix("anthropic.")
+    return name.split("@", 1)[0]
+
+
 def price_for(model: str | None) -> Price:
-    """The list price of a model (the Sonnet price when unknown)."""
+    """The list price of a model on any provider (the Sonnet price when unknown)."""
+    name = base_model(model) if model else ""
     for prefix, price in PRICES:
-        if model and model.startswith(prefix):
+        if name.startswith(prefix):
             return price
     return DEFAULT_PRICE
 

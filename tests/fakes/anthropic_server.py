@@ -4,13 +4,18 @@ Start it, point the SDK at ``fake.url`` (``base_url`` or ``ANTHROPIC_BASE_URL``)
 scripted replies, then read ``fake.requests``. With nothing queued it answers with a valid
 opinion that cites the first evidence id it was shown (or NO_EVIDENCE), after
 ``fake.latency`` seconds. Responses follow the real Messages API format, including usage
-with prompt-cache counters (the shared prefix of a criterion is "written" once, then
-"read").
+with prompt-cache counters computed by the API's rules (see ``PromptCache``).
+
+The same server answers the Bedrock (``/model/{model}/invoke``) and Vertex
+(``/projects/{p}/locations/{r}/publishers/anthropic/models/{model}:rawPredict``) paths,
+which carry the model in the path instead of the body.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import re
 import threading
 import time
@@ -21,6 +26,17 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+_MODEL_IN_PATH = re.compile(r"/model/([^/]+)/invoke$|/models/([^/:]+):rawPredict$")
+#: Minimum cacheable prefix (tokens) by model family, from the prompt-caching docs; a
+#: breakpoint whose prefix is shorter is silently not cached. Most specific first.
+MIN_CACHEABLE: tuple[tuple[str, int], ...] = (
+    ("claude-opus-5", 512), ("claude-fable", 512), ("claude-mythos", 512),
+    ("claude-opus-4-8", 1024), ("claude-sonnet-5", 1024), ("claude-sonnet-4", 1024),
+    ("claude-opus-4-7", 2048), ("claude-opus-4-6", 4096), ("claude-opus-4-5", 4096),
+    ("claude-haiku-4-5", 4096), ("claude-3-5-haiku", 2048), ("claude-3-haiku", 2048),
+)
+#: Five-minute cache lifetime, refreshed on every read.
+CACHE_TTL = 300.0
 _EVIDENCE = re.compile(r"<criterion_evidence>\n(.*?)\n</criterion_evidence>", re.DOTALL)
 
 
@@ -32,6 +48,8 @@ class Reply:
     body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    #: Prompt-cache prefixes this answer makes usable once it is sent.
+    commit: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -103,6 +121,74 @@ def shown_ids(body: dict[str, Any]) -> list[str]:
     return []
 
 
+def min_cacheable(model: str) -> int:
+    """The minimum cacheable prefix of a model, in tokens (1,024 when unknown)."""
+    name = model.removeprefix("us.").removeprefix("anthropic.").split("@")[0]
+    return next((n for prefix, n in MIN_CACHEABLE if name.startswith(prefix)), 1024)
+
+
+def tokens(text: str) -> int:
+    """A token count close enough for a fake: about four characters per token."""
+    return math.ceil(len(text) / 4)
+
+
+def _blocks(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """System blocks then message blocks, in the order the API reads a prompt."""
+    system = body.get("system") or []
+    out = [{"type": "text", "text": system}] if isinstance(system, str) else list(system)
+    for turn in body.get("messages", []):
+        content = turn["content"]
+        out += [{"type": "text", "text": content}] if isinstance(content, str) else content
+    return out
+
+
+class PromptCache:
+    """Prompt caching as the API does it, for counting writes and reads.
+
+    A prefix is everything up to a ``cache_control`` breakpoint. Only prefixes of at least
+    the model's minimum length are cached. A request reads the longest cached prefix it
+    starts with and writes the longest cacheable one beyond it. An entry becomes usable
+    only once the response that wrote it has come back (``commit``), so concurrent calls
+    with the same prefix each pay a write; entries live CACHE_TTL seconds from last use.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._entries: dict[str, float] = {}
+        self._clock = clock
+        self.writes = 0
+        self.reads = 0
+
+    def account(self, model: str, body: dict[str, Any]) -> tuple[dict[str, int], list[str]]:
+        """Usage for this request, and the prefixes to commit once it is answered."""
+        blocks, total, keys = _blocks(body), 0, []
+        cacheable: list[tuple[str, int]] = []
+        for index, block in enumerate(blocks):
+            total += tokens(block.get("text", ""))
+            if block.get("cache_control") and total >= min_cacheable(model):
+                digest = hashlib.sha256(json.dumps([model, blocks[: index + 1]],
+                                                   sort_keys=True).encode()).hexdigest()
+                cacheable.append((digest, total))
+        now, read, written = self._clock(), 0, 0
+        for digest, size in cacheable:
+            if self._entries.get(digest, -1.0) >= now:
+                read = size
+                self._entries[digest] = now + CACHE_TTL
+        if cacheable and cacheable[-1][1] > read:
+            written = cacheable[-1][1] - read
+            keys = [d for d, size in cacheable if size > read]
+        self.reads += bool(read)
+        self.writes += bool(written)
+        usage = {"input_tokens": total - read - written, "cache_read_input_tokens": read,
+                 "cache_creation_input_tokens": written}
+        return usage, keys
+
+    def commit(self, keys: list[str]) -> None:
+        """Make the prefixes written by an answered request usable."""
+        until = self._clock() + CACHE_TTL
+        for key in keys:
+            self._entries[key] = until
+
+
 class _Server(ThreadingHTTPServer):
     # 30 judges connect at once: the default backlog of 5 would drop SYNs and add
     # a one-second retransmit to the measured latency.
@@ -120,7 +206,7 @@ class FakeAnthropic:
         self.in_flight = 0
         self.max_in_flight = 0
         self.latencies: list[float] = []
-        self._prefixes: set[str] = set()
+        self.cache = PromptCache()
         self._lock = threading.Lock()
         self._server = _Server(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(
@@ -146,26 +232,16 @@ class FakeAnthropic:
             self.queue.extend(replies)
 
     def default_reply(self, body: dict[str, Any]) -> Reply:
-        """A valid opinion citing the first id shown, with cache-aware usage."""
+        """A valid opinion citing the first id shown, with prompt-cache usage."""
         ids = shown_ids(body)
-        prefix = json.dumps([body.get("system"), body["messages"][0]["content"][0]])
+        model = body.get("model") or "claude-sonnet-5-5"
         with self._lock:
-            first = prefix not in self._prefixes
-            self._prefixes.add(prefix)
-        shared = len(prefix) // 4
-        usage = {
-            "input_tokens": 150,
-            "output_tokens": 160,
-            "cache_creation_input_tokens": shared if first else 0,
-            "cache_read_input_tokens": 0 if first else shared,
-        }
+            usage, keys = self.cache.account(model, body)
+        usage["output_tokens"] = 160
         return Reply(
-            body=message(
-                opinion_text(3, ids[:1] or None),
-                usage=usage,
-                model=body.get("model", "claude-sonnet-5-5"),
-            ),
+            body=message(opinion_text(3, ids[:1] or None), usage=usage, model=model),
             delay=self.latency,
+            commit=keys,
         )
 
     def _next(self, body: dict[str, Any]) -> Reply:
@@ -192,7 +268,11 @@ class FakeAnthropic:
                     fake.in_flight += 1
                     fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
                 try:
-                    reply = fake._next(json.loads(raw))
+                    body = json.loads(raw)
+                    named = _MODEL_IN_PATH.search(self.path.split("?")[0])
+                    if named and "model" not in body:
+                        body["model"] = next(g for g in named.groups() if g)
+                    reply = fake._next(body)
                     if reply.delay:
                         time.sleep(reply.delay)
                     payload = (
@@ -205,6 +285,8 @@ class FakeAnthropic:
                         self.send_header(name, value)
                     self.end_headers()
                     self.wfile.write(payload)
+                    with fake._lock:
+                        fake.cache.commit(reply.commit)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (a timeout test): nothing to answer
                 finally:

@@ -105,6 +105,71 @@ def test_timeout_backs_off_then_succeeds(fake, sleeps):
     assert len(sleeps) == 1 and 1.0 <= sleeps[0] <= 1.5  # first exponential step
 
 
+def test_a_slow_answer_within_the_timeout_is_waited_for(fake, sleeps):
+    backend = AnthropicBackend(api_key=SECRET, base_url=fake.url, timeout=2.0, sleep=sleeps)
+    fake.latency = 0.6
+    opinion, usage = backend.opine(request())
+    assert not opinion.fallback and usage.transport_retries == 0 and sleeps == []
+    assert usage.requests == 1
+
+
+def test_a_slow_answer_past_the_timeout_becomes_a_fallback(fake, sleeps):
+    backend = AnthropicBackend(api_key=SECRET, base_url=fake.url, timeout=0.2, sleep=sleeps)
+    fake.latency = 0.6
+    bench = JudgeBench(backend)
+    [(opinion, _usage)] = bench.judge([request()])
+    assert opinion.fallback and "JudgeTransportError" in bench.failures[0]
+    assert len(fake.requests) == 3 and bench.usage.calls == 3  # failed requests count too
+
+
+def test_timeout_reaches_the_client_and_max_tokens_fits_a_non_streaming_call(fake):
+    from courtroom.judges.anthropic_backend import MAX_TOKENS_CEILING
+
+    backend = make_backend("anthropic", api_key=SECRET, base_url=fake.url, timeout=600.0)
+    timeout = backend._client.timeout
+    assert (timeout.read, timeout.connect) == (600.0, 5.0)
+    big = AnthropicBackend(api_key=SECRET, base_url=fake.url, max_tokens=64000)
+    assert big.max_tokens == MAX_TOKENS_CEILING == 21333
+    # The SDK's own rule for non-streaming requests accepts it (it raises past ten minutes).
+    big._client._calculate_nonstreaming_timeout(big.max_tokens, None)
+
+
+def test_rate_limits_are_waited_out_as_told_not_spent_as_failures(fake, claude, sleeps):
+    told = [error(429, "rate_limit_error", "slow down", {"retry-after": "2"})] * 4
+    fake.enqueue(*told, error(529, "overloaded_error", "busy", {"retry-after-ms": "500"}))
+    opinion, usage = claude.opine(request())
+    assert not opinion.fallback and usage.output_retries == 0
+    assert sleeps == [2.0, 2.0, 2.0, 2.0, 0.5] and usage.requests == 6
+
+
+def test_every_request_is_counted_retries_included(fake, claude):
+    fake.enqueue(error(503, "api_error", "busy"), Reply(body=message("not json")))
+    bench = JudgeBench(claude)
+    bench.judge([request()])
+    assert bench.usage.calls == len(fake.requests) == 3
+
+
+def test_judges_read_each_facts_direction(fake, claude):
+    from .conftest import ev
+
+    facts = [ev("shell=True with user input", tags=("security",)).model_copy(
+                 update={"direction": "adverse"}),
+             ev("argument list", location="src/a.py:3").model_copy(
+                 update={"direction": "supports"})]
+    claude.opine(request(evidence=facts))
+    block = fake.requests[0].json["messages"][0]["content"][0]["text"]
+    items = json.loads(block.split("<criterion_evidence>\n")[1].split("\n</criterion")[0])
+    assert [i["direction"] for i in items["items"]] == ["adverse", "supports"]
+    assert "never credit" in block
+
+
+def test_the_prompt_says_what_was_left_out(fake, claude):
+    claude.opine(request(omitted={"graph, adverse": 3, "history, context": 2}))
+    block = fake.requests[0].json["messages"][0]["content"][0]["text"]
+    assert "5 more item(s) relevant to this criterion were left out" in block
+    assert '"left_out":{"graph, adverse":3,"history, context":2}' in block
+
+
 def test_429_honours_retry_after(fake, claude, sleeps):
     fake.enqueue(error(429, "rate_limit_error", "slow down", {"retry-after": "7"}))
     opinion, usage = claude.opine(request())
@@ -142,9 +207,10 @@ def test_thirty_concurrent_calls_overlap(fake):
     assert [(o.criterion_id, o.judge) for o, _ in answers] == [
         (r.dimension.id, r.persona) for r in requests
     ]
-    assert len(fake.requests) == 30 and fake.max_in_flight > 1
+    assert len(fake.requests) == 30 and 10 <= fake.max_in_flight <= 30
     usage = bench.usage
-    assert usage.calls == 30 and usage.cache_write_tokens > 0 and usage.cache_read_tokens > 0
+    # Five short facts make a prefix under Sonnet's 1,024-token cache minimum: no caching.
+    assert usage.calls == 30 and usage.cache_write_tokens == usage.cache_read_tokens == 0
     assert usage.estimated_cost_usd > 0 and usage.api_version == "2026-10-21"
     assert_clean(fake)
 

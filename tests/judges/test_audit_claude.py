@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from builders import Commit, make_repo
+from fakes.anthropic_server import opinion_text
 from verdict_checks import check_verdict
 
 from courtroom.config import AuditConfig
@@ -48,3 +49,57 @@ def test_claude_audit_writes_a_true_verdict_and_a_rerun_is_free(repo, fake, tmp_
     assert again.verdict is not None
     assert len(fake.requests) == calls  # the same input costs no second call
     assert again.verdict.usage.cached_opinions == 3 * len(data["criteria"])
+
+
+def contested(fake):
+    """Make the fake's judges disagree (Prosecutor 1, Defense 5), so every criterion is heard."""
+    plain = fake.default_reply
+    seats = {"PROSECUTOR.": 1, "DEFENSE COUNSEL.": 5, "TECH LEAD.": 3}
+
+    def reply(body):
+        answer = plain(body)
+        text = "\n".join(b.get("text", "") for b in body["messages"][0]["content"])
+        score = next(s for marker, s in seats.items() if marker in text)
+        answer.body["content"][0]["text"] = opinion_text(score)
+        return answer
+
+    fake.default_reply = reply
+
+
+def test_usage_counts_every_request_court_included(repo, fake, tmp_path):
+    contested(fake)
+    outcome = audit(AuditConfig(target=str(repo), out_dir=tmp_path / "out", judges="anthropic",
+                                api_key=SECRET, base_url=fake.url, use_cache=False,
+                                cache_dir=tmp_path / "cache", max_concurrency=4))
+    assert outcome.verdict is not None
+    heard = sum(c.court.extra_calls for c in outcome.verdict.criteria if c.court)
+    assert heard > 0 and fake.max_in_flight <= 4
+    assert outcome.verdict.usage.calls == len(fake.requests) == 3 * 10 + heard
+
+
+def test_cost_cap_sends_criteria_offline_and_says_so(repo, fake, tmp_path):
+    outcome = audit(AuditConfig(target=str(repo), out_dir=tmp_path / "out", judges="anthropic",
+                                api_key=SECRET, base_url=fake.url, court=False,
+                                cache_dir=tmp_path / "cache", max_cost_usd=0.0001))
+    verdict = outcome.verdict
+    assert verdict is not None and not fake.requests
+    assert sorted(verdict.usage.over_budget) == sorted(c.criterion_id for c in verdict.criteria)
+    assert verdict.usage.max_cost_usd == 0.0001
+    assert verdict.conclusion in ("neutral", "failure") and outcome.exit_code in (0, 1)
+    assert any("cost cap $0.00 reached" in e for e in verdict.errors)
+
+
+def test_left_out_evidence_is_told_to_the_judges_and_the_verdict(repo, fake, tmp_path,
+                                                                 monkeypatch):
+    monkeypatch.setattr("courtroom.docket.MAX_ITEMS", 1)
+    outcome = audit(AuditConfig(target=str(repo), out_dir=tmp_path / "out", judges="anthropic",
+                                api_key=SECRET, base_url=fake.url, court=False,
+                                cache_dir=tmp_path / "cache"))
+    assert outcome.verdict is not None
+    cut = {c.criterion_id: c.evidence_left_out for c in outcome.verdict.criteria}
+    assert any(cut.values())
+    for rec in fake.requests:
+        text = rec.json["messages"][0]["content"][0]["text"]
+        cid = text.split(" — ")[0].removeprefix("Criterion: ")
+        if cut[cid]:
+            assert f"{sum(cut[cid].values())} more item(s)" in text and '"left_out"' in text
