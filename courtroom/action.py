@@ -122,6 +122,8 @@ def _settings(config: ActionConfig) -> dict[str, Any]:
         "max_concurrency": config.max_concurrency,
         "judge_timeout": config.judge_timeout,
         "clone_timeout": config.clone_timeout,
+        "region": config.region,
+        "project_id": config.project_id,
     }
     return {key: value for key, value in chosen.items() if value is not None}
 

@@ -55,6 +55,9 @@ class ActionConfig:
     max_concurrency: int | None = None
     judge_timeout: float | None = None
     clone_timeout: float | None = None
+    #: The provider's cloud region (aws-region for bedrock, vertex-region for vertex).
+    region: str | None = None
+    project_id: str | None = None
 
     @property
     def out_dir(self) -> Path:
@@ -134,8 +137,12 @@ def _audit_settings(env: Mapping[str, str]) -> dict[str, Any]:
     if concurrency is not None and concurrency > 256:
         raise ConfigError(f"input max-concurrency must be at most 256, got {concurrency}")
     key = env.get("COURTROOM_SIGNING_KEY", "")
+    # Each provider reads its own region input; the other provider's is not its business.
+    regions = {"bedrock": _input(env, "aws-region"), "vertex": _input(env, "vertex-region")}
     return {
         "provider": provider,
+        "region": regions.get(provider) or None,
+        "project_id": (_input(env, "vertex-project") or None) if provider == "vertex" else None,
         "max_cost_usd": _positive(env, "max-cost", float),
         "max_concurrency": concurrency,
         "judge_timeout": _positive(env, "judge-timeout", float),

@@ -200,6 +200,17 @@ def test_new_inputs_reach_the_audit_settings(tmp_path: Path, fake: FakeGitHub) -
         "judge_timeout": 900.0,
         "clone_timeout": 60.0,
     }
+    vertex = make_env(tmp_path, fake, provider="vertex", vertex_project="proj-1",
+                      vertex_region="europe-west1", aws_region="us-east-1")
+    run(vertex, audit)
+    assert {k: audit.requests[-1].settings.get(k) for k in ("region", "project_id")} == {
+        "region": "europe-west1", "project_id": "proj-1"
+    }
+    bedrock = make_env(tmp_path, fake, provider="bedrock", aws_region="us-east-1",
+                       vertex_project="proj-1")
+    run(bedrock, audit)
+    assert audit.requests[-1].settings["region"] == "us-east-1"
+    assert "project_id" not in audit.requests[-1].settings
     for key, value in [("provider", "azure"), ("max-cost", "0"), ("max-concurrency", "1000"),
                        ("judge-timeout", "-1"), ("clone-timeout", "soon")]:
         bad = make_env(tmp_path, fake, **{key.replace("-", "_"): value})
@@ -215,7 +226,8 @@ def test_the_pipeline_runner_maps_settings_onto_the_audit_config(
     seen = []
     monkeypatch.setattr(pipeline, "audit", lambda config, trace: seen.append(config))
     fields = {"provider": "vertex", "max_cost_usd": 1.0, "max_concurrency": 3,
-              "judge_timeout": 120.0, "clone_timeout": 30.0}
+              "judge_timeout": 120.0, "clone_timeout": 30.0, "region": "europe-west1",
+              "project_id": "proj-1"}
     request = AuditRequest(
         workspace=tmp_path, out_dir=tmp_path / "out", display_name="o/r", commit=HEAD,
         pdf=None, rubric=None, model=None, api_key=None, fail_below=None, settings=fields,
