@@ -10,7 +10,7 @@ which is never less than characters, so the limits hold whichever unit GitHub co
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -19,7 +19,10 @@ import jinja2
 from courtroom.errors import RenderError
 from courtroom.github_state import COMMENT_MARKER, PreviousAudit, encode_state
 from courtroom.models import Verdict
-from courtroom.render_view import ReportView, build_view, scrub, short_id
+from courtroom.render_brief import attention, summary_sentence, top_fixes, verdict_line
+from courtroom.render_digest import build_view
+from courtroom.render_text import anchor, code, neutralise, printable
+from courtroom.render_view import ReportView, short_id
 from courtroom.resources import templates_dir
 
 COMMENT_LIMIT = 65536
@@ -31,46 +34,28 @@ TRUNCATION_NOTE = (
 )
 
 
-_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+def _cell(value: object, limit: int | None = None) -> str:
+    return neutralise(value, limit, cell=True)
 
 
-def _text(value: object) -> str:
-    # Free text from models and repositories: keep Markdown, but no raw HTML that could
-    # close our <details> blocks or fake our hidden marker. Only a "<" that could open a
-    # tag or comment is escaped, so "a -> b" and "x < 3" stay readable in the raw file.
-    return _TAG_START.sub("&lt;", str(value))
-
-
-def _cell(value: object) -> str:
-    return re.sub(r"\s+", " ", _text(value)).replace("|", "\\|").strip()
-
-
-def _code(value: object) -> str:
-    text = re.sub(r"\s+", " ", str(value)).strip()
-    if re.fullmatch(r"[0-9a-f]{40}", text):
-        text = text[:12]  # a commit: the short form is what people paste and search
-    ticks = "`" * (max((len(r) for r in re.findall(r"`+", text)), default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{ticks}{pad}{text}{pad}{ticks}".replace("|", "\\|")
-
-
-def _clip(value: object, limit: int | None) -> str:
-    text = str(value)
-    if limit is None or len(text) <= limit:
-        return text
-    return text[: max(0, limit - 1)].rstrip() + "…"
+def _where(location: object) -> str:
+    # "." is how a detective locates a fact about the whole tree; say so in words.
+    text = str(location).strip()
+    return "*whole repository*" if text in ("", ".", "./") else code(text)
 
 
 @lru_cache(maxsize=4)
 def _environment(folder: str) -> jinja2.Environment:
-    env = jinja2.Environment(  # noqa: S701 - Markdown output; free text is escaped by `text`
+    env = jinja2.Environment(  # noqa: S701 - Markdown output; free text goes through `text`
         loader=jinja2.FileSystemLoader(folder),
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
     )
-    env.filters.update(text=_text, cell=_cell, code=_code, clip=_clip, short=short_id)
+    env.filters.update(
+        text=neutralise, cell=_cell, code=code, where=_where, short=short_id, anchor=anchor
+    )
     return env
 
 
@@ -79,7 +64,9 @@ def _render(template: str, **context: Any) -> str:
         out = _environment(str(templates_dir())).get_template(template).render(**context)
     except jinja2.TemplateError as exc:
         raise RenderError(f"template {template} failed: {exc}") from exc
-    return scrub(re.sub(r"\n{3,}", "\n\n", out))
+    # A last pass over the whole output, whatever a template forgot to filter: nothing
+    # invisible or controlling. (Paths are scrubbed per value, before neutralising.)
+    return printable(re.sub(r"\n{3,}", "\n\n", out), keep="\n")
 
 
 def size(text: str) -> int:
@@ -87,59 +74,14 @@ def size(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
-def _names(items: Iterable[Any]) -> str:
-    return ", ".join(f"{c.name} ({c.score}/5)" for c in items)
-
-
-def summary_sentence(view: ReportView) -> str:
-    """One paragraph a lead engineer can forward: the score and why the conclusion."""
-    v = view.verdict
-    parts = [
-        f"Across {len(view.criteria)} criteria the submission scores **{v.overall_score:.2f} / 5**."
-    ]
-    capped = [c for c in view.criteria if c.security_override]
-    if v.conclusion == "failure":
-        parts.append(
-            f"It fails: a confirmed security problem capped {_names(capped)}."
-            if capped
-            else "It fails: the overall score is under the required gate."
-        )
-    elif v.conclusion == "neutral":
-        parts.append(
-            "The result is neutral because the audit is incomplete or unsettled "
-            "(a judge fell back, a detective failed, or the judges could not agree)."
-        )
-    else:
-        parts.append(
-            "It passes: no confirmed security problem, and the score clears the gate if one is set."
-        )
-    if view.weakest:
-        parts.append(f"Start with {_names(view.weakest[:2])}.")
-    return " ".join(parts)
-
-
-def attention(view: ReportView) -> list[str]:
-    """Short lines about what deserves a second look."""
-    lines = []
-    dissent = [c.name for c in view.criteria if c.dissent]
-    ghosts = sum(len(j.hallucinated) for c in view.criteria for j in c.judges)
-    fallback = [c.name for c in view.criteria if any(j.fallback for j in c.judges)]
-    if dissent:
-        lines.append(f"⚖️ Judges disagreed sharply on {', '.join(dissent)}.")
-    if ghosts:
-        lines.append(
-            f"👻 {ghosts} cited evidence id(s) do not exist; those opinions were penalised."
-        )
-    if fallback:
-        lines.append(
-            f"⚠️ A judge could not answer on {', '.join(fallback)}; "
-            "its default opinion was not counted."
-        )
-    return lines
-
-
 def _context(view: ReportView) -> dict[str, Any]:
-    return {"view": view, "summary": summary_sentence(view), "attention": attention(view)}
+    return {
+        "view": view,
+        "verdict_line": verdict_line(view),
+        "summary": summary_sentence(view),
+        "fixes": top_fixes(view),
+        "attention": attention(view),
+    }
 
 
 def render_report(verdict: Verdict) -> str:

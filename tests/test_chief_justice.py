@@ -200,6 +200,27 @@ def test_dissent_names_every_judge_and_score_when_variance_exceeds_two() -> None
         assert part in summary
 
 
+def test_dissent_says_why_the_judges_disagree() -> None:
+    # Different facts: each side's own citations are named by their goals.
+    apart = rule(
+        op("Prosecutor", 1, cited=[SECURITY.id], charges=["Shell injection in c.py:3."]),
+        op("Defense", 5, cited=[GOOD.id], argument="The graph is wired."),
+        op("TechLead", 3),
+    ).dissent_summary or ""
+    assert "They rest on different facts" in apart
+    assert "only Prosecutor cites 'os.system with request input'" in apart
+    assert "only Defense cites 'graph found'" in apart
+    assert "Prosecutor (1) charges: Shell injection in c.py:3." in apart
+    # Same facts: the disagreement is about their weight, and the summary says so.
+    same = rule(op("Prosecutor", 1), op("Defense", 5), op("TechLead", 3)).dissent_summary or ""
+    assert "They cite the same fact and weigh it differently." in same
+    # No facts at all: judgement alone.
+    bare = rule(
+        op("Prosecutor", 1, cited=[]), op("Defense", 5, cited=[]), op("TechLead", 3, cited=[])
+    ).dissent_summary or ""
+    assert "Neither cites evidence" in bare
+
+
 def test_variance_of_two_is_not_dissent() -> None:
     result = rule(op("Prosecutor", 2), op("Defense", 4), op("TechLead", 3))
     assert result.dissent_summary is None and not result.re_evaluation_required
