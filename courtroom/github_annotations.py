@@ -5,8 +5,8 @@ to the verdict: a confirmed security fact, a fact cited in a weak criterion, or 
 as missing. PDF pages and commit shas cannot be annotated on a diff, so they are skipped.
 
 Annotation text is plain text, not Markdown, and comes from the submission (file names,
-excerpts) and the models: :func:`plain` drops control and bidi characters and breaks
-``@mentions`` with a zero-width space, so no annotation can notify anyone or hide text.
+excerpts) and the models: :func:`plain` drops control and bidi characters and turns the
+``@`` of a mention into a full-width one, so no annotation can notify anyone or hide text.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from courtroom.models import Verdict
+from courtroom.render_text import one_line
 
 _LOCATION = re.compile(
     r"^(?P<path>[^\s:]+\.[^\s:/]+|[^\s:]+/[^\s:]+):(?P<line>\d+)(?:-(?P<end>\d+))?$"
@@ -24,18 +25,18 @@ LEVEL_ORDER = {"failure": 0, "warning": 1, "notice": 2}
 MAX_ANNOTATIONS = 500  # ten requests; beyond this a reader scrolls past them anyway
 MAX_WORKFLOW_COMMANDS = 50  # the runner shows only 10 errors + 10 warnings per step
 _MENTION = re.compile(r"@(?=[A-Za-z0-9])")
-ZERO_WIDTH_SPACE = "\u200b"
+FULL_WIDTH_AT = "\uff20"  # looks like @, mentions no one, survives any plain-text copy
 
 
 def plain(text: str) -> str:
     """Untrusted text made one inert line for a plain-text surface.
 
-    Control, format (bidi overrides, zero-width) and unpaired surrogate characters go;
-    other whitespace becomes a space; ``@name`` and ``@org/team`` get a zero-width space
-    after the ``@`` so they mention no one.
+    Control, format (bidi overrides, zero-width) and unpaired surrogate characters go and
+    whitespace runs become one space (the render layer's ``one_line``); ``@name`` and
+    ``@org/team`` get a full-width at sign, as the render layer writes them in code spans,
+    because annotations are not Markdown and an entity would show as text.
     """
-    kept = "".join(ch if ch.isprintable() else (" " if ch.isspace() else "") for ch in text)
-    return _MENTION.sub("@" + ZERO_WIDTH_SPACE, kept)
+    return _MENTION.sub(FULL_WIDTH_AT, one_line(text))
 
 
 @dataclass(frozen=True)

@@ -260,8 +260,8 @@ def test_annotation_text_mentions_no_one_and_hides_nothing() -> None:
 
     from courtroom.github_annotations import plain
 
-    assert plain("ping @octocat and @org/team\u202e\x1b[31m") == (
-        "ping @\u200boctocat and @\u200borg/team[31m"
+    assert plain("ping @octocat and\n@org/team\u202e\x1b[31m") == (
+        "ping \uff20octocat and \uff20org/team[31m"
     )
     verdict = make_verdict(findings=1)
     (finding,) = make_findings(1)
