@@ -45,6 +45,7 @@ from courtroom.github_annotations import escape_data, plain
 from courtroom.github_state import PreviousAudit, cache_seeds, trusted_state
 from courtroom.models import Verdict
 from courtroom.render import render_report, render_summary
+from courtroom.render_text import neutralise
 
 PublisherFactory = Callable[[ActionConfig], GitHubWriter]
 
@@ -220,13 +221,15 @@ def _critical(
     config: ActionConfig, github: GitHubWriter, subject: Subject, outcome: Outcome
 ) -> int:
     """No verdict: say so everywhere we can, and fail the check so nobody merges blind."""
-    # The reason may quote the submission (a file name, a payload value): inert text only.
+    # The reason may quote the submission (a file name, a payload value): inert text only,
+    # plain in the log, defused Markdown in the summary and the check run.
     error = plain(str(getattr(outcome, "error", None) or "the audit could not complete"))
     print(f"::error::{escape_data(f'courtroom: the audit could not complete: {error}')}")
+    shown = neutralise(error)
     left = dict(outcome.paths) or _left_in(config.out_dir)
     kept = next((left[k] for k in ("report", "verdict", "partial", "trace") if k in left), None)
-    where = f"What it left is in {kept.parent}." if kept else "It left no files."
-    append(config.summary_path, f"# Courtroom audit did not complete\n\n{error}\n\n{where}\n")
+    where = f"What it left is in `{_shown(config, kept.parent)}`." if kept else "It left no files."
+    append(config.summary_path, f"# Courtroom audit did not complete\n\n{shown}\n\n{where}\n")
     _outputs(config, "", "failure", kept)
     try:
         github.publish_check_run(
@@ -234,7 +237,7 @@ def _critical(
             head_sha=subject.head_sha,
             conclusion="failure",
             title="The audit could not complete",
-            summary=error[:60000],
+            summary=shown[:60000],
             text="",
             annotations=[],
         )

@@ -302,3 +302,18 @@ def test_with_a_signing_key_only_a_signed_state_seeds_opinions(
     run(env, unsigned)
     assert unsigned.reused == 0 and unsigned.asked == 14
     assert len(fake.comments) == 1  # still our comment: edited, not duplicated
+
+
+def test_a_hostile_failure_reason_is_shown_inert(
+    tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def hostile(request: AuditRequest) -> FakeAudit:
+        raise ConfigError("bad file [click](https://evil.example) for @org/team\u202e\n::set-env")
+
+    action(config_from_env(make_env(tmp_path, fake)), publisher_factory, hostile)
+    (line,) = capsys.readouterr().out.strip().splitlines()  # one line: no injected command
+    assert "\u202e" not in line and "@org" not in line
+    (check,) = fake.check_runs.values()
+    summary = check["output"]["summary"]
+    assert "](https://" not in summary and "@org" not in summary and "\u202e" not in summary
+    assert "@org" not in (tmp_path / "summary.md").read_text()
