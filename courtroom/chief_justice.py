@@ -242,9 +242,14 @@ def conclude(
     *,
     fail_below: float | None,
     incomplete: bool,
+    scan_incomplete: bool = False,
 ) -> Conclusion:
-    """The verdict's conclusion: failure, then neutral (incomplete or unsettled), then success."""
-    if any(r.security_override for r in results):
+    """The verdict's conclusion: failure, then neutral (incomplete or unsettled), then success.
+
+    ``scan_incomplete`` (the security scan failed or left files unscanned) fails closed:
+    a vulnerability the scan could not see must not pass the gate as "neutral".
+    """
+    if scan_incomplete or any(r.security_override for r in results):
         return "failure"
     if fail_below is not None and _dec(overall) < _dec(fail_below):
         return "failure"

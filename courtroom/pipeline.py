@@ -17,6 +17,7 @@ from courtroom import chief_justice, court, integrity
 from courtroom.config import AuditConfig
 from courtroom.detectives import open_workspace, run_detectives
 from courtroom.detectives.base import Case
+from courtroom.detectives.common import SCAN_INCOMPLETE, one_line
 from courtroom.docket import evidence_for
 from courtroom.errors import EXIT_CRITICAL, EXIT_FAILURE, EXIT_OK, SynthesisError
 from courtroom.judges import JudgeBench, OpinionCache, make_backend
@@ -69,7 +70,8 @@ def audit(
     # Importing the SDK and building a Claude client takes about a second: it happens on
     # its own thread while the workspace opens and the detectives run.
     judges = _ready(backend) if backend is not None else _build_backend(config)
-    with open_workspace(config.target, timeout=config.clone_timeout) as workspace:
+    with open_workspace(config.target, timeout=config.clone_timeout,
+                        ignore=config.ignore) as workspace:
         pdf_display = _pdf_display(config.pdf, workspace.root)
         case = Case(workspace=workspace, pdf=config.pdf, pdf_display=pdf_display,
                     dimensions=tuple(rubric.dimensions))
@@ -178,9 +180,15 @@ def _run(
         if o.fallback
     )
     errors.extend(bench.notes)  # criteria the cost cap sent to the offline bench
+    # Fail closed: a scan that could not see every source file must not pass the gate.
+    unscanned = sorted((e for e in pool.values() if SCAN_INCOMPLETE in e.tags),
+                       key=lambda e: (e.location, e.id))
+    errors.extend(f"conclusion failure: the security scan did not cover the whole repository "
+                  f"({e.location}: {one_line(e.rationale, 240)})" for e in unscanned)
     overall = chief_justice.overall_score(results)
     conclusion = chief_justice.conclude(
-        results, overall, fail_below=config.fail_below, incomplete=bool(errors)
+        results, overall, fail_below=config.fail_below, incomplete=bool(errors),
+        scan_incomplete=bool(unscanned),
     )
     verdict = Verdict(
         target=target,

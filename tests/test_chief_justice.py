@@ -261,6 +261,16 @@ def test_overall_score_and_conclusion() -> None:
     assert cj.conclude([mistrial], 4.0, fail_below=None, incomplete=False) == "neutral"
 
 
+def test_an_incomplete_security_scan_fails_closed() -> None:
+    a = rule(op("Prosecutor", 5), op("Defense", 5), op("TechLead", 5))
+    assert cj.conclude([a], 5.0, fail_below=None, incomplete=False) == "success"
+    # Not neutral (which GitHub treats as passing): a scan that missed files cannot pass.
+    assert cj.conclude([a], 5.0, fail_below=None, incomplete=False,
+                       scan_incomplete=True) == "failure"
+    assert cj.conclude([a], 5.0, fail_below=1.0, incomplete=True,
+                       scan_incomplete=True) == "failure"
+
+
 CITES = st.lists(
     st.sampled_from([GOOD.id, MISSING.id, SECURITY.id, "ghost", NO_EVIDENCE]), max_size=3
 )

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from courtroom.cohort.manifest import is_url
 from courtroom.config import AuditConfig
+from courtroom.detectives.git import run_git
 from courtroom.rubric import load_rubric
 
 KEY_FILE = "batch-key.json"
@@ -54,8 +55,9 @@ def current_commit(repo: str, timeout: float = LOOKUP_TIMEOUT) -> str | None:
         out = _git(["ls-remote", "--", repo, "HEAD"], timeout)
         sha = out.split()[0] if out else ""
     else:
-        out = _git(["-C", repo, "rev-parse", "--verify", "HEAD"], timeout)
-        sha = out or ""
+        # The audit's own git helper: no program named by the repository runs.
+        sha = (run_git(Path(repo), "rev-parse", "--verify", "HEAD", timeout=timeout)
+               or "").strip()
     return sha if len(sha) == 40 else None
 
 

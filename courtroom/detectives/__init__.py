@@ -3,8 +3,9 @@ PDF report and diagrams. Importing this package fills ``base.REGISTRY``.
 
 Public API for the pipeline and the court:
 
-- ``open_workspace(target, *, timeout)`` -> context manager yielding a ``Workspace``;
-- ``run_detectives(case, *, trace=None, max_workers=None, retries=3)`` ->
+- ``open_workspace(target, *, timeout, ignore=())`` -> context manager yielding a
+  ``Workspace``;
+- ``run_detectives(case, *, trace=None, max_workers=None, retries=3, deadline=300)`` ->
   ``(evidence, errors)``;
 - ``investigate(case, requests)`` -> evidence answering a court remand.
 """

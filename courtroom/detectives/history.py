@@ -77,6 +77,13 @@ def progression(commits: list[CommitInfo]) -> tuple[bool, dict[str, int]]:
     return ordered, first
 
 
+def _count(commits: list[CommitInfo]) -> str:
+    """The commit count, saying so when the log was cut at MAX_COMMITS."""
+    if len(commits) >= MAX_COMMITS:
+        return f"at least {len(commits)} commits (history cut)"
+    return f"{len(commits)} commits"
+
+
 @detective(NAME)
 def history(case: Case) -> list[Evidence]:
     """Facts about the commit history: size, authors, timing and its story."""
@@ -93,7 +100,7 @@ def history(case: Case) -> list[Evidence]:
     listing = "\n".join(f"{c.sha[:10]} {c.when.isoformat()} {c.author}: {c.subject}"
                         for c in commits[-40:])
     out = [make(NAME, "Git commit history", True, head,
-                f"{len(commits)} commits by {len(authors)} author(s) over "
+                f"{_count(commits)} by {len(authors)} author(s) over "
                 f"{span_min / 60:.1f} hours (first {commits[0].when.isoformat()}, last "
                 f"{commits[-1].when.isoformat()}).", 0.98, TAGS, content=listing)]
     merges = sum(1 for c in commits if c.parents > 1)

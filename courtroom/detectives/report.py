@@ -37,7 +37,7 @@ def report(case: Case) -> list[Evidence]:
     chars = sum(len(p.text) for p in pdf.pages)
     out = [make(NAME, "PDF report readable", True, "pdf:page 1",
                 f"{pdf.display}: {pdf.page_count} pages, {chars} characters of text extracted "
-                f"with pdfplumber (first {len(pdf.pages)} pages read).", 0.95, (PDF,),
+                f"with PDFium (first {len(pdf.pages)} pages read).", 0.95, (PDF,),
                 content=clip(pdf.pages[0].text, 300))]
     out += _concepts(case, pdf)
     out += _paths(case, pdf)

@@ -4,16 +4,24 @@ from __future__ import annotations
 
 import logging
 import os
+import queue
+import threading
 import time
-from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 
 from courtroom.detectives.base import REGISTRY, Case, Detective
+from courtroom.detectives.coverage import coverage_facts
 from courtroom.detectives.pdf_read import load_pdf
 from courtroom.models import Evidence
 from courtroom.trace import Trace
 
 log = logging.getLogger(__name__)
+
+#: Seconds a detective may run (all its attempts together) before it is recorded as failed.
+DETECTIVE_SECONDS = 300.0
+
+_Outcome = tuple[str, list[Evidence], str | None, float]
 
 
 def _scrub(text: str, roots: Iterable[str]) -> str:
@@ -39,7 +47,7 @@ def _clean(evidence: Evidence, roots: list[str]) -> Evidence:
 
 
 def _attempt(name: str, fn: Detective, case: Case, retries: int,
-             trace: Trace | None) -> tuple[str, list[Evidence], str | None, float]:
+             trace: Trace | None) -> _Outcome:
     """Run one detective with retries; return its evidence or its final error line."""
     started = time.perf_counter()
     attempts = 1 + max(0, retries)
@@ -61,6 +69,48 @@ def _attempt(name: str, fn: Detective, case: Case, retries: int,
     return name, [], error, time.perf_counter() - started
 
 
+@dataclass
+class _Run:
+    """Detectives running on their own daemon threads, each against its own deadline."""
+
+    case: Case
+    retries: int
+    trace: Trace | None
+    deadline: float
+    done: queue.Queue[_Outcome] = field(default_factory=queue.Queue)
+    started: dict[str, float] = field(default_factory=dict)
+
+    def start(self, name: str, fn: Detective) -> None:
+        # Daemon threads: a detective stuck past its deadline cannot hold the process open.
+        self.started[name] = time.monotonic()
+        threading.Thread(target=lambda: self.done.put(
+            _attempt(name, fn, self.case, self.retries, self.trace)),
+            name=f"detective-{name}", daemon=True).start()
+
+    def overdue(self) -> list[str]:
+        now = time.monotonic()
+        return [n for n, t in self.started.items() if now - t > self.deadline]
+
+
+def _schedule(chosen: dict[str, Detective], run: _Run, workers: int) -> Iterator[_Outcome]:
+    """Yield each detective's outcome; one past its deadline yields an error and is left."""
+    pending = list(chosen.items())
+    while pending or run.started:
+        while pending and len(run.started) < workers:
+            run.start(*pending.pop(0))
+        try:
+            outcome = run.done.get(timeout=0.05)
+        except queue.Empty:
+            outcome = None
+        if outcome is not None and outcome[0] in run.started:
+            del run.started[outcome[0]]
+            yield outcome
+        for name in run.overdue():
+            del run.started[name]
+            yield name, [], f"detective {name} exceeded its {run.deadline:g} s deadline", \
+                run.deadline
+
+
 def run_detectives(
     case: Case,
     *,
@@ -68,38 +118,43 @@ def run_detectives(
     max_workers: int | None = None,
     retries: int = 3,
     only: Iterable[str] | None = None,
+    deadline: float = DETECTIVE_SECONDS,
 ) -> tuple[list[Evidence], list[str]]:
     """Run every registered detective concurrently; return (evidence, error lines).
 
     A detective that raises is retried ``retries`` more times, then one error line is
-    recorded and the others' evidence is kept. Evidence is deduplicated by id and sorted
-    by (detective, location, goal) so the same input gives the same list.
+    recorded and the others' evidence is kept; one still running ``deadline`` seconds after
+    it started is recorded the same way and abandoned. Facts about what the audit could
+    not cover (listing limits, a failed security scan) are added. Evidence is deduplicated
+    by id and sorted by (detective, location, goal) so the same input gives the same list.
     """
     chosen = {n: fn for n, fn in sorted(REGISTRY.items()) if only is None or n in set(only)}
     workers = max_workers or min(8, max(2, (os.cpu_count() or 2) * 2), max(1, len(chosen)))
     timings: dict[str, float] = {}
     pool: dict[str, Evidence] = {}
-    errors: list[str] = []
+    failures: dict[str, str] = {}
     roots = [str(case.workspace.root)]
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="detective") as executor:
-        futures = [executor.submit(_attempt, n, fn, case, retries, trace)
-                   for n, fn in chosen.items()]
-        for future in futures:
-            name, items, error, seconds = future.result()
-            timings[name] = round(seconds, 4)
-            if error is not None:
-                errors.append(error)
-            for item in items:
-                clean = _clean(item, roots)
-                pool.setdefault(clean.id, clean)
-            if trace is not None:
-                trace.event("detect", "detective", detective=name, items=len(items),
-                            seconds=round(seconds, 4), ok=error is None)
+    for name, items, error, seconds in _schedule(chosen, _Run(case, retries, trace, deadline),
+                                                 workers):
+        timings[name] = round(seconds, 4)
+        if error is not None:
+            failures[name] = error
+        for item in items:
+            clean = _clean(item, roots)
+            pool.setdefault(clean.id, clean)
+        if trace is not None:
+            trace.event("detect", "detective", detective=name, items=len(items),
+                        seconds=round(seconds, 4), ok=error is None)
+    facts, errors = coverage_facts(case, failures)
+    for fact in facts:
+        pool.setdefault(fact.id, fact)
+    errors.extend(failures.values())
     if case.pdf is not None and ("report" in chosen or "diagrams" in chosen):
         # DESIGN §5: an unusable PDF does not stop the audit, but it is recorded in errors.
         pdf = load_pdf(case.pdf, case.pdf_display)
         if pdf.problem is not None:
             errors.append(f"pdf {pdf.display}: {pdf.problem}")
+        errors.extend(f"pdf {pdf.display}: {note}" for note in pdf.limits)
     ordered = sorted(pool.values(), key=lambda e: (e.detective, e.location, e.goal, e.id))
     LAST_TIMINGS.clear()
     LAST_TIMINGS.update(timings)

@@ -7,81 +7,74 @@ tree, or hands a user-supplied string to git where git could read it as an optio
 from __future__ import annotations
 
 import os
-import re
-import subprocess
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, TypeVar
-from urllib.parse import urlsplit
+from typing import Any, TypeVar
 
-from courtroom.errors import TargetError, WorkspaceError
+from courtroom.detectives.clone import (
+    MAX_CLONE_BYTES,
+    clone,
+    display_name,
+    is_url,
+    validate_url,
+)
+from courtroom.detectives.git import git_dir, git_env, run_git
+from courtroom.detectives.listing import SKIP_DIRS, Listing, walk
+from courtroom.errors import TargetError
+
+__all__ = ["MAX_CLONE_BYTES", "SKIP_DIRS", "Workspace", "display_name", "git_env", "is_url",
+           "open_workspace", "run_git", "validate_url"]
 
 T = TypeVar("T")
 
-#: Folders that hold vendored or generated code, never the submission itself.
-SKIP_DIRS = frozenset(
-    {".venv", "venv", "node_modules", "site-packages", "build", "dist", ".git", "__pycache__",
-     ".tox", ".mypy_cache", ".ruff_cache", ".pytest_cache", "env", ".eggs"}
-)
 #: Largest file read as text; larger ones are treated as unreadable (data dumps, bundles).
 MAX_FILE_BYTES = 1_000_000
-#: Largest clone accepted, in bytes on disk (history included).
-MAX_CLONE_BYTES = 500_000_000
-#: Most files listed; a repository bigger than this is audited on its first files only.
-MAX_FILES = 20_000
-
-_GIT_AT = re.compile(r"^git@[A-Za-z0-9][A-Za-z0-9.-]*:[A-Za-z0-9._~/-]+$")
-_SAFE_URL_CHARS = re.compile(r"^[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]+$")
 
 
 class Workspace:
-    """A repository tree to read safely: repo-relative paths, size caps, no symlink escapes."""
+    """A repository tree to read safely: repo-relative paths, size caps, no symlink escapes.
+
+    Paths handed out (``files()``) are display names: valid UTF-8 on one line whatever
+    the real name is; every read maps them back to the real file.
+    """
 
     def __init__(self, root: Path, display: str, commit: str | None = None,
-                 max_file_bytes: int = MAX_FILE_BYTES) -> None:
+                 max_file_bytes: int = MAX_FILE_BYTES, ignore: tuple[str, ...] = ()) -> None:
         """Wrap a repository root; nothing is read until asked."""
         self.root = root.resolve()
         self.display = display
         self.commit = commit
         self.max_file_bytes = max_file_bytes
-        self._files: list[str] | None = None
+        self.ignore = ignore
+        #: Problems met while opening the tree (e.g. a .git leading outside it).
+        self.notes: list[str] = []
+        self._listing: Listing | None = None
         self._lock = threading.Lock()
         self._memo: dict[str, Any] = {}
         self._memo_locks: dict[str, threading.Lock] = {}
 
-    def files(self, suffixes: tuple[str, ...] | None = None) -> list[str]:
-        """Repo-relative POSIX paths of regular files, sorted; vendored folders skipped."""
+    @property
+    def listing(self) -> Listing:
+        """The one walk of the tree (files, escaped names, what the limits left out)."""
         with self._lock:
-            if self._files is None:
-                self._files = self._walk()
-            listed = self._files
+            if self._listing is None:
+                self._listing = walk(str(self.root), self._inside, self.ignore)
+            return self._listing
+
+    def files(self, suffixes: tuple[str, ...] | None = None) -> list[str]:
+        """Repo-relative POSIX display names of regular files, sorted; vendored folders
+        skipped."""
+        listed = self.listing.files
         if suffixes is None:
             return list(listed)
         lowered = tuple(s.lower() for s in suffixes)
         return [p for p in listed if p.lower().endswith(lowered)]
 
-    def _walk(self) -> list[str]:
-        """List files once, pruning vendored and linked folders."""
-        found: list[str] = []
-        for dirpath, dirnames, filenames in os.walk(self.root, followlinks=False):
-            # Prune in place so os.walk never descends into vendored or linked folders.
-            dirnames[:] = sorted(
-                d for d in dirnames
-                if d not in SKIP_DIRS and not d.endswith(".egg-info")
-                and not os.path.islink(os.path.join(dirpath, d))
-            )
-            for name in filenames:
-                full = os.path.join(dirpath, name)
-                if os.path.islink(full) and self._resolve_inside(full) is None:
-                    continue
-                found.append(Path(full).relative_to(self.root).as_posix())
-                if len(found) >= MAX_FILES:
-                    return sorted(found)
-        return sorted(found)
+    def _inside(self, path: str) -> bool:
+        return self._resolve_inside(path) is not None
 
     def _resolve_inside(self, path: str | Path) -> Path | None:
         """The real path if it stays inside the repository, else None."""
@@ -95,7 +88,7 @@ class Workspace:
         """The absolute path of a repo-relative file, or None when it escapes the tree."""
         if not rel or rel.startswith("/") or "\x00" in rel:
             return None
-        real = self._resolve_inside(self.root / rel)
+        real = self._resolve_inside(self.root / self.listing.real.get(rel, rel))
         if real is None or not real.is_file():
             return None
         return real
@@ -135,150 +128,32 @@ class Workspace:
             return value
 
 
-def git_env() -> dict[str, str]:
-    """Environment for git: no prompts, no system config, only safe transports."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(
-        GIT_TERMINAL_PROMPT="0",
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_ASKPASS="echo",
-        GCM_INTERACTIVE="never",
-        GIT_LFS_SKIP_SMUDGE="1",
-        GIT_ALLOW_PROTOCOL="https:ssh:file",
-        GIT_SSH_COMMAND="ssh -o BatchMode=yes -o StrictHostKeyChecking=accept-new",
-    )
-    return env
-
-
-def run_git(root: Path, *args: str, timeout: float = 30.0) -> str | None:
-    """Run a read-only git command in ``root``; None when git fails or is missing."""
-    try:
-        out = subprocess.run(
-            ["git", "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false",
-             "-C", str(root), *args],
-            capture_output=True, timeout=timeout, env=git_env(), check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
+def _head(root: Path, notes: list[str]) -> str | None:
+    """HEAD of the tree's own repository; a .git leading outside the tree is noted, unread."""
+    if not os.path.lexists(root / ".git"):
         return None
-    if out.returncode != 0:
+    if git_dir(root) is None:
+        notes.append("history not read: the tree's .git (a gitdir file, commondir or "
+                     "alternates) leads outside the audited tree")
         return None
-    return out.stdout.decode("utf-8", errors="replace")
-
-
-def is_url(target: str) -> bool:
-    """Whether ``target`` names a remote (or file://) repository rather than a local path."""
-    return target.startswith(("https://", "http://", "git@", "file://", "ssh://", "git://")) \
-        or "://" in target or target.startswith("ext::")
-
-
-def validate_url(url: str) -> str:
-    """Return the URL when it is an accepted clone source, else raise TargetError."""
-    if not url or url.startswith("-") or any(ord(c) < 33 for c in url):
-        raise TargetError("refused URL: it is empty, starts with '-' or contains spaces or "
-                          "control characters")
-    if url.startswith("git@"):
-        if not _GIT_AT.match(url) or "--" in url.split(":", 1)[1][:2]:
-            raise TargetError("refused URL: expected git@host:owner/name")
-        return url
-    parts = urlsplit(url)
-    if parts.scheme == "https":
-        if not parts.hostname or not _SAFE_URL_CHARS.match(url):
-            raise TargetError("refused URL: malformed https URL")
-        return url
-    if parts.scheme == "file":
-        if parts.netloc not in ("", "localhost") or not parts.path.startswith("/"):
-            raise TargetError("refused URL: file:// URLs must name an absolute local path")
-        return url
-    raise TargetError(f"refused URL scheme {parts.scheme or url.split(':', 1)[0]!r}: "
-                      "use https://, git@host:owner/name, file:// or a local path")
-
-
-def display_name(url: str) -> str:
-    """What reports show for a URL: owner/name for GitHub, else the URL without secrets."""
-    if url.startswith("git@"):
-        host, _, path = url[4:].partition(":")
-        path = path.removesuffix(".git")
-        return path if host == "github.com" else url
-    parts = urlsplit(url)
-    path = parts.path.strip("/").removesuffix(".git")
-    if parts.hostname == "github.com" and path.count("/") == 1:
-        return path
-    host = parts.hostname or ""
-    return f"{parts.scheme}://{host}/{path}" if parts.scheme != "file" else url
-
-
-def _tree_bytes(root: Path) -> int:
-    """Bytes on disk under root (symlinks not followed)."""
-    total = 0
-    for dirpath, _dirs, files in os.walk(root):
-        for name in files:
-            try:
-                total += os.lstat(os.path.join(dirpath, name)).st_size
-            except OSError:
-                continue
-    return total
-
-
-def _run_capped(cmd: list[str], dest: Path, errfile: IO[bytes], url: str, *,
-                timeout: float, max_bytes: int) -> int:
-    """Run git, killing it when it exceeds the timeout or the size cap while it runs."""
-    try:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=errfile, env=git_env())
-    except OSError as exc:
-        raise WorkspaceError(
-            f"cannot run git to clone {display_name(url)}: {exc.strerror}") from exc
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            return proc.wait(timeout=0.25)
-        except subprocess.TimeoutExpired:
-            pass
-        # Checked while cloning so a huge repository is stopped early, not after the fact.
-        over = _tree_bytes(dest) > max_bytes if dest.exists() else False
-        if time.monotonic() > deadline or over:
-            proc.kill()
-            proc.wait()
-            why = f"is over the {max_bytes / 1e6:g} MB cap" if over else \
-                f"timed out after {timeout:g}s"
-            raise WorkspaceError(f"clone of {display_name(url)} {why}")
-
-
-def clone(url: str, dest: Path, *, timeout: float, max_bytes: int = MAX_CLONE_BYTES) -> None:
-    """Clone ``url`` into ``dest`` with hooks off, no submodules and a timeout."""
-    cmd = [
-        "git", "-c", "core.hooksPath=/dev/null", "-c", "submodule.recurse=false",
-        "-c", "protocol.ext.allow=never", "-c", "core.fsmonitor=false",
-        "clone", "--quiet", "--no-recurse-submodules", "--", url, str(dest),
-    ]
-    with tempfile.TemporaryFile() as errfile:
-        code = _run_capped(cmd, dest, errfile, url, timeout=timeout, max_bytes=max_bytes)
-        errfile.seek(0)
-        stderr = errfile.read(20_000)
-    if code != 0:
-        lines = [ln for ln in stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
-        reason = (lines[-1] if lines else f"git exited {code}")[:200]
-        reason = reason.replace(str(dest), "<checkout>")
-        raise WorkspaceError(f"clone of {display_name(url)} failed: {reason}")
-    size = _tree_bytes(dest)
-    if size > max_bytes:
-        raise WorkspaceError(
-            f"clone of {display_name(url)} is {size // 1_000_000} MB, over the "
-            f"{max_bytes / 1e6:g} MB cap"
-        )
+    head = run_git(root, "rev-parse", "--verify", "HEAD")
+    return head.strip() if head else None
 
 
 @contextmanager
 def open_workspace(target: str, *, timeout: float = 120.0,
-                   max_bytes: int = MAX_CLONE_BYTES) -> Iterator[Workspace]:
+                   max_bytes: int = MAX_CLONE_BYTES,
+                   ignore: tuple[str, ...] = ()) -> Iterator[Workspace]:
     """Yield a Workspace for a local path (read in place) or a validated, cloned URL."""
+    notes: list[str] = []
     if is_url(target):
         url = validate_url(target)
         with tempfile.TemporaryDirectory(prefix="courtroom-") as tmp:
             dest = Path(tmp) / "repo"
             clone(url, dest, timeout=timeout, max_bytes=max_bytes)
-            head = run_git(dest, "rev-parse", "--verify", "HEAD")
-            yield Workspace(dest, display_name(url), head.strip() if head else None)
+            ws = Workspace(dest, display_name(url), _head(dest, notes), ignore=ignore)
+            ws.notes.extend(notes)
+            yield ws
         return
     if target.startswith("-"):
         raise TargetError(
@@ -288,7 +163,8 @@ def open_workspace(target: str, *, timeout: float = 120.0,
         raise TargetError(f"target path not found: {target}")
     if not path.is_dir():
         raise TargetError(f"target is not a directory: {target}")
-    head = run_git(path, "rev-parse", "--verify", "HEAD") if (path / ".git").exists() else None
     # "." or ".." would title the report with punctuation: show the folder's own name.
     display = target if path.name not in ("", ".", "..") else path.resolve().name
-    yield Workspace(path, display, head.strip() if head else None)
+    ws = Workspace(path, display, _head(path.resolve(), notes), ignore=ignore)
+    ws.notes.extend(notes)
+    yield ws

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from courtroom.detectives import REGISTRY, investigate, run_detectives
+from courtroom.detectives import REGISTRY, investigate, listing, run_detectives
 from courtroom.detectives.base import Case
-from courtroom.detectives.common import make
+from courtroom.detectives.common import SCAN_INCOMPLETE, make
 from courtroom.models import Evidence, EvidenceRequest
 from courtroom.trace import Trace
 from detectives.conftest import OpenCase
@@ -134,3 +136,52 @@ def test_unusable_pdf_is_recorded_in_errors(tmp_path: Path, open_case: OpenCase)
     assert any(e.detective == "report" and not e.found for e in evidence)
     _, errors = run_detectives(open_case(flawed_submission(tmp_path / "s")))
     assert errors == []
+
+
+def test_a_detective_past_its_deadline_is_recorded_and_left(
+        tmp_path: Path, open_case: OpenCase, monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+
+    def stuck(case: Case) -> list[Evidence]:
+        release.wait(30)
+        return [make("stuck", "late fact", True, "a.py:1", "late", 0.5, ("github_repo",))]
+
+    monkeypatch.setitem(REGISTRY, "zz_stuck", stuck)
+    case = open_case(flawed_submission(tmp_path / "r"))
+    started = time.monotonic()
+    try:
+        evidence, errors = run_detectives(case, only=["zz_stuck", "history"], deadline=1.0)
+    finally:
+        release.set()
+    assert time.monotonic() - started < 5
+    assert errors == ["detective zz_stuck exceeded its 1 s deadline"]
+    assert any(e.detective == "history" for e in evidence)
+    assert not any(e.detective == "stuck" for e in evidence)
+
+
+def test_a_failed_security_scan_is_a_scan_incomplete_fact(
+        tmp_path: Path, open_case: OpenCase, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(case: Case) -> list[Evidence]:
+        raise MemoryError
+
+    monkeypatch.setitem(REGISTRY, "security", broken)
+    evidence, errors = run_detectives(open_case(flawed_submission(tmp_path / "r")),
+                                      only=["security", "history"])
+    incomplete = [e for e in evidence if SCAN_INCOMPLETE in e.tags]
+    assert [e.goal for e in incomplete] == ["Security scan did not complete"]
+    assert "github_repo" in incomplete[0].tags
+    assert errors == ["detective security failed after 4 attempts: MemoryError: "]
+
+
+def test_listing_limits_become_errors_and_a_fact(
+        tmp_path: Path, open_case: OpenCase, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(listing, "MAX_OTHER_FILES", 1)
+    repo = flawed_submission(tmp_path / "r")
+    for i in range(3):
+        (repo / f"pad{i}.txt").touch()
+    case = open_case(repo)
+    evidence, errors = run_detectives(case, only=["history"])
+    assert len(errors) == 1 and errors[0].startswith("workspace: ")
+    assert "other file(s) beyond the 1-file cap" in errors[0]
+    facts = [e for e in evidence if e.detective == "coverage"]
+    assert len(facts) == 1 and SCAN_INCOMPLETE not in facts[0].tags  # sources all listed

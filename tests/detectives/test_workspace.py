@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import socket
+import time
 from pathlib import Path
 
 import pytest
 from builders import make_repo
 
+from courtroom.detectives import listing
 from courtroom.detectives.workspace import (
     Workspace,
     display_name,
@@ -144,10 +147,19 @@ def test_symlinks_out_of_the_tree_are_not_followed(tmp_path: Path) -> None:
 
 
 def test_vendored_folders_are_skipped(tmp_path: Path) -> None:
-    files = {f"{d}/m.py": "x = 1\n" for d in (".venv", "venv", "node_modules", "build", "dist",
+    files = {f"{d}/m.py": "x = 1\n" for d in ("node_modules", "build", "dist",
                                               "lib/site-packages", "__pycache__")}
-    repo = make_repo(tmp_path / "r", files={**files, "src/app.py": "y = 1\n"})
+    venvs = {f"{d}/pyvenv.cfg": "home = /usr/bin\n" for d in (".venv", "venv", "env")}
+    repo = make_repo(tmp_path / "r", files={**files, **venvs, "venv/lib/m.py": "x = 1\n",
+                                            "src/app.py": "y = 1\n"})
     assert Workspace(repo, "r").files() == ["src/app.py"]
+
+
+def test_a_package_named_like_a_virtualenv_is_read(tmp_path: Path) -> None:
+    # Only a real virtualenv (pyvenv.cfg) is someone else's code; env/ can be a package.
+    repo = make_repo(tmp_path / "r", files={"env/handler.py": "x = 1\n",
+                                            "venv/__init__.py": ""})
+    assert Workspace(repo, "r").files() == ["env/handler.py", "venv/__init__.py"]
 
 
 def test_binary_non_utf8_and_huge_files(tmp_path: Path) -> None:
@@ -170,3 +182,119 @@ def test_memo_computes_once(tmp_path: Path) -> None:
     assert ws.memo("k", lambda: calls.append(1) or 5) == 5
     assert ws.memo("k", lambda: calls.append(1) or 6) == 5
     assert calls == [1]
+
+
+HOSTILE_NAMES = {
+    b"bad\xff.py": "bad\\xff.py",
+    b"new\nline.py": "new\\x0aline.py",
+    b"esc\x1b[31m.py": "esc\\x1b[31m.py",
+    "bidi\u202egnp.py".encode(): "bidi\\u202egnp.py",
+    b"back\\xff.py": "back\\\\xff.py",
+}
+
+
+def test_any_file_name_is_listed_escaped_and_read(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    for raw in HOSTILE_NAMES:
+        with open(os.path.join(os.fsencode(root), raw), "wb") as fh:
+            fh.write(b"x = " + str(len(raw)).encode() + b"\n")
+    ws = Workspace(root, "r")
+    assert sorted(ws.files()) == sorted(HOSTILE_NAMES.values())
+    for raw, shown in HOSTILE_NAMES.items():
+        shown.encode("utf-8")  # valid UTF-8: no lone surrogates
+        assert shown.isprintable()
+        assert ws.read_text(shown) == f"x = {len(raw)}\n"
+    # A name that merely looks like an escape is not confused with the real byte.
+    assert ws.path_of("bad\\xff.py") != ws.path_of("back\\\\xff.py")
+
+
+def test_other_files_cannot_crowd_out_source(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(listing, "MAX_OTHER_FILES", 30)
+    root = tmp_path / "r"
+    (root / "aaa").mkdir(parents=True)
+    for i in range(100):
+        (root / "aaa" / f"pad{i:03d}").write_text("")
+    (root / "zz_app.py").write_text("x = 1\n")
+    ws = Workspace(root, "r")
+    assert "zz_app.py" in ws.files((".py",))
+    assert len(ws.files()) == 31
+    assert ws.listing.other_left_out == 70 and not ws.listing.source_incomplete
+    assert ws.listing.notes() == ["70 other file(s) beyond the 30-file cap were not listed"]
+
+
+def test_source_left_out_by_a_cap_is_reported(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(listing, "MAX_SOURCE_FILES", 5)
+    root = tmp_path / "r"
+    root.mkdir()
+    for i in range(8):
+        (root / f"m{i}.py").write_text("x = 1\n")
+    ws = Workspace(root, "r")
+    assert ws.files() == [f"m{i}.py" for i in range(5)]
+    assert ws.listing.source_incomplete
+    assert ws.listing.notes() == [
+        "3 Python source file(s) beyond the 5-file cap were not listed or scanned"]
+
+
+def test_a_huge_tree_stops_the_walk_and_says_so(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(listing, "MAX_WALK_ENTRIES", 20)
+    root = tmp_path / "r"
+    for d in range(5):
+        (root / f"d{d}").mkdir(parents=True)
+        for i in range(10):
+            (root / f"d{d}" / f"f{i}.txt").write_text("")
+    ws = Workspace(root, "r")
+    assert ws.listing.walk_stopped and ws.listing.source_incomplete
+    assert any("stopped after 20 entries" in n for n in ws.listing.notes())
+
+
+def test_ignore_globs_leave_files_out_and_are_counted(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r", files={"src/a.py": "x = 1\n", "gen/b.py": "y = 2\n",
+                                            "gen/deep/c.py": "z = 3\n"})
+    with open_workspace(str(repo), timeout=10, ignore=("gen",)) as ws:
+        assert ws.files() == ["src/a.py"]
+        assert ws.listing.ignored == 2
+        assert ws.read_text("src/a.py") == "x = 1\n"
+
+
+def test_file_url_of_a_non_repository_names_the_cause() -> None:
+    with pytest.raises(WorkspaceError) as caught:
+        with open_workspace("file:///etc", timeout=30):
+            pass
+    message = str(caught.value)
+    assert message == ("clone of file:///etc failed: '/etc' does not appear to be a git "
+                       "repository")
+
+
+def _processes_mentioning(text: str) -> list[str]:
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            cmdline = Path("/proc", pid, "cmdline").read_bytes()
+        except OSError:
+            continue
+        if pid.isdigit() and text.encode() in cmdline:
+            found.append(cmdline.replace(b"\0", b" ").decode("utf-8", "replace"))
+    return found
+
+
+def test_a_hung_clone_is_killed_with_its_helpers(tmp_path: Path) -> None:
+    # A "git server" that accepts the connection and never answers (TLS never starts).
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    url = f"https://127.0.0.1:{server.getsockname()[1]}/owner/hang.git"
+    started = time.monotonic()
+    try:
+        with pytest.raises(WorkspaceError, match="timed out after 5s"):
+            with open_workspace(url, timeout=5):
+                pass
+        took = time.monotonic() - started
+        leftover = _processes_mentioning(url)
+    finally:
+        server.close()
+    assert took < 10
+    assert leftover == []

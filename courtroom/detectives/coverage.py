@@ -1,0 +1,44 @@
+"""Facts about what the audit could not cover: listing limits, a failed security scan.
+
+A gate that passes because the scan never saw the vulnerable file is worse than no gate.
+Whatever left Python sources unscanned becomes an evidence item tagged
+``SCAN_INCOMPLETE`` (the chief justice fails the conclusion closed on it) and an
+``errors`` line that says why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from courtroom.detectives.base import Case
+from courtroom.detectives.common import REPO, SCAN_INCOMPLETE, make
+from courtroom.models import Evidence
+
+NAME = "coverage"
+#: Detectives whose failure leaves the security scan incomplete.
+SECURITY_DETECTIVES = frozenset({"security"})
+
+
+def coverage_facts(case: Case, failures: Mapping[str, str]) -> tuple[list[Evidence], list[str]]:
+    """Evidence and error lines for listing limits, tree problems and a failed scan.
+
+    ``failures`` maps each detective that failed or ran out of time to its error line.
+    """
+    ws = case.workspace
+    listing = ws.listing
+    errors = [f"workspace: {note}" for note in (*listing.notes(), *ws.notes)]
+    out: list[Evidence] = []
+    limits = listing.notes()
+    if limits or listing.ignored:
+        ignored = f" {listing.ignored} file(s) matched the configured ignore globs." \
+            if listing.ignored else ""
+        tags = (REPO, NAME, SCAN_INCOMPLETE) if listing.source_incomplete else (REPO, NAME)
+        out.append(make(NAME, "Files left out of the audit", bool(limits), ".",
+                        ("; ".join(limits) + "." if limits else "No listing limit was hit.")
+                        + ignored, 1.0, tags))
+    for name in sorted(SECURITY_DETECTIVES & failures.keys()):
+        out.append(make(NAME, "Security scan did not complete", True, ".",
+                        f"The {name} detective produced no result ({failures[name]}); "
+                        "the repository's sources were not all scanned.", 1.0,
+                        (REPO, NAME, SCAN_INCOMPLETE)))
+    return out, errors

@@ -1,0 +1,162 @@
+"""List a repository's files once: any name, bounded, source files never crowded out.
+
+File names are hostile: not valid UTF-8, newlines, terminal escapes, bidi overrides. Each
+is listed under an escaped *display name* (valid UTF-8, one line, injective) that every
+detective and report uses, while reads go through the real name. Limits never silently
+drop a file: Python sources and other files have separate caps, and whatever a cap or an
+unreadable folder leaves out is counted so the verdict can say so (and fail closed when
+the security scan could not see every source file).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+#: Folders that hold vendored or generated code, never the submission itself.
+SKIP_DIRS = frozenset(
+    {".venv", "venv", "node_modules", "site-packages", "build", "dist", ".git", "__pycache__",
+     ".tox", ".mypy_cache", ".ruff_cache", ".pytest_cache", "env", ".eggs"}
+)
+#: Names of virtualenv folders: skipped only when they are one (they hold pyvenv.cfg).
+VENV_DIRS = frozenset({".venv", "venv", "env"})
+#: What the security scan reads; listed first and capped on their own.
+SOURCE_SUFFIXES = (".py",)
+#: Most source files listed (a repository with more is audited on the first ones only).
+MAX_SOURCE_FILES = 20_000
+#: Most other files listed: padding can fill this cap, never the source one.
+MAX_OTHER_FILES = 20_000
+#: Directory entries examined before the walk stops (a tree of millions of entries).
+MAX_WALK_ENTRIES = 500_000
+
+# C0/C1 controls, DEL, bidi embeddings/overrides/isolates/marks, line/paragraph separators.
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\\]")
+
+
+def shown_name(real: str) -> str:
+    """A file name as shown: undecodable bytes and control characters as escapes.
+
+    Backslashes are escaped too, so two different names never show the same.
+    """
+    text = os.fsencode(real).decode("utf-8", errors="surrogateescape")
+
+    def escape(match: re.Match[str]) -> str:
+        ch = match.group(0)
+        if ch == "\\":
+            return "\\\\"
+        code = ord(ch)
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    shown = _UNSAFE.sub(escape, text)
+    # Undecodable bytes came through as lone surrogates (U+DC80..U+DCFF): show the byte.
+    return re.sub(r"[\udc80-\udcff]", lambda m: f"\\x{ord(m.group(0)) - 0xDC00:02x}", shown)
+
+
+@dataclass
+class Listing:
+    """The files of a tree under display names, and what the limits left out."""
+
+    files: list[str] = field(default_factory=list)
+    #: display name -> real (surrogate-escaped) relative name, where they differ.
+    real: dict[str, str] = field(default_factory=dict)
+    source_left_out: int = 0
+    other_left_out: int = 0
+    ignored: int = 0
+    unreadable: list[str] = field(default_factory=list)
+    walk_stopped: bool = False
+
+    @property
+    def source_incomplete(self) -> bool:
+        """Whether some source file may be missing from the listing."""
+        return bool(self.source_left_out or self.unreadable or self.walk_stopped)
+
+    def notes(self) -> list[str]:
+        """One line per limit that left files unread (ignored files are not a limit)."""
+        out: list[str] = []
+        if self.source_left_out:
+            out.append(f"{self.source_left_out} Python source file(s) beyond the "
+                       f"{MAX_SOURCE_FILES}-file cap were not listed or scanned")
+        if self.other_left_out:
+            out.append(f"{self.other_left_out} other file(s) beyond the {MAX_OTHER_FILES}-file "
+                       "cap were not listed")
+        if self.walk_stopped:
+            out.append(f"the listing stopped after {MAX_WALK_ENTRIES} entries; later files "
+                       "were not listed or scanned")
+        if self.unreadable:
+            shown = ", ".join(self.unreadable[:5])
+            out.append(f"{len(self.unreadable)} folder(s) could not be read ({shown})")
+        return out
+
+
+def _ignored(rel: str, patterns: tuple[str, ...]) -> bool:
+    """Whether a display name matches an ignore glob (a folder glob covers its files)."""
+    return any(fnmatch.fnmatchcase(rel, p) or fnmatch.fnmatchcase(rel, p.rstrip("/") + "/*")
+               for p in patterns)
+
+
+def _keep_dir(dirpath: str, name: str) -> bool:
+    full = os.path.join(dirpath, name)
+    if os.path.islink(full) or name.endswith(".egg-info"):
+        return False
+    if name in VENV_DIRS:
+        # A package can be called env/ or venv/: only a real virtualenv is someone else's
+        # code, otherwise a vulnerable module could hide under that name.
+        return not os.path.isfile(os.path.join(full, "pyvenv.cfg"))
+    return name not in SKIP_DIRS
+
+
+class _Walk:
+    """Accumulates one walk: per-kind caps, escaped names, counts of what was left out."""
+
+    def __init__(self, root: str, ignore: tuple[str, ...], inside: Callable[[str], bool]) -> None:
+        self.root, self.ignore, self.inside = root, ignore, inside
+        self.listing = Listing()
+        self.source: list[str] = []
+        self.other: list[str] = []
+        self.seen = 0
+
+    def add(self, dirpath: str, name: str) -> None:
+        full = os.path.join(dirpath, name)
+        if os.path.islink(full) and not self.inside(full):
+            return
+        real = os.path.relpath(full, self.root).replace(os.sep, "/")
+        shown = shown_name(real)
+        if self.ignore and _ignored(shown, self.ignore):
+            self.listing.ignored += 1
+            return
+        is_source = shown.lower().endswith(SOURCE_SUFFIXES)
+        bucket, cap = (self.source, MAX_SOURCE_FILES) if is_source else \
+            (self.other, MAX_OTHER_FILES)
+        if len(bucket) >= cap:
+            if is_source:
+                self.listing.source_left_out += 1
+            else:
+                self.listing.other_left_out += 1
+            return
+        bucket.append(shown)
+        if shown != real:
+            self.listing.real[shown] = real
+
+
+def walk(root: str, inside: Callable[[str], bool], ignore: tuple[str, ...] = ()) -> Listing:
+    """List ``root`` once (sorted, deterministic), pruning vendored and linked folders."""
+    state = _Walk(root, ignore, inside)
+
+    def unreadable(error: OSError) -> None:
+        where = os.path.relpath(error.filename or root, root) if error.filename else "."
+        state.listing.unreadable.append(shown_name(where))
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable, followlinks=False):
+        # Prune in place so os.walk never descends into vendored or linked folders.
+        dirnames[:] = sorted(d for d in dirnames if _keep_dir(dirpath, d))
+        state.seen += len(dirnames) + len(filenames)
+        if state.seen > MAX_WALK_ENTRIES:
+            state.listing.walk_stopped = True
+            break
+        for name in sorted(filenames):
+            state.add(dirpath, name)
+    state.listing.files = sorted(state.source + state.other)
+    return state.listing
