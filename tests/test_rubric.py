@@ -6,7 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from verdict_builders import make_evidence
 
+from courtroom.docket import evidence_for, topics
 from courtroom.errors import RubricError
 from courtroom.rubric import default_rubric_path, load_rubric, parse_rubric
 
@@ -116,3 +118,29 @@ def test_invalid_rubrics_name_file_field_and_problem(mutate, expected) -> None: 
 def test_missing_rubric_file(tmp_path: Path) -> None:
     with pytest.raises(RubricError, match="rubric file not found"):
         load_rubric(tmp_path / "nope.json")
+
+
+def test_user_layouts_without_tags_load_and_find_their_topics() -> None:
+    # Real users' layouts: prose-only synthesis rules, judicial_logic, no evidence_tags.
+    logic = {"prosecutor": "Charge gaps.", "defense": "Credit effort.", "tech_lead": "Ask."}
+    dims = [
+        {"id": "langgraph_architecture", "name": "LangGraph Orchestration Rigor",
+         "target_artifact": "github_repo", "forensic_instruction": "Check the edges.",
+         "judicial_logic": logic},
+        {"id": "forensic_accuracy_docs", "name": "Forensic Accuracy (Documentation)",
+         "target_artifact": "pdf_report", "forensic_instruction": "Cross-check claims."},
+        {"id": "forensic_accuracy_code", "name": "Forensic Accuracy (Codebase)",
+         "target_artifact": "github_repo", "forensic_instruction": "Trace the code."},
+    ]
+    rules = {"security_override": "Confirmed flaws cap the score at 3.",
+             "fact_supremacy": "Facts overrule opinions."}
+    rubric = parse_rubric(json.dumps(minimal(dimensions=dims, synthesis_rules=rules)))
+    graph, docs, code = rubric.dimensions
+    assert topics(graph) == {"graph", "parallelism", "conditional"}
+    assert topics(docs) == {"claims", "paths"}
+    assert topics(code) == {"github_repo"}  # nothing narrower named: the whole artifact
+    pool = [make_evidence("Fan-in", location="src/graph.py:3", tags=("github_repo", "graph")),
+            make_evidence("Typed state", location="src/state.py:1",
+                          tags=("github_repo", "state"))]
+    assert [e.goal for e in evidence_for(graph, pool)] == ["Fan-in"]
+    assert len(evidence_for(code, pool)) == 2

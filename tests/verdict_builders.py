@@ -14,6 +14,7 @@ from courtroom.models import (
     JUDGES,
     CourtRecord,
     CriterionResult,
+    Direction,
     Evidence,
     HearingRound,
     JudgeName,
@@ -40,8 +41,9 @@ def make_evidence(
     content: str | None = None,
     detective: str = "source",
     rationale: str | None = None,
+    direction: Direction | None = None,
 ) -> Evidence:
-    """One located fact with its derived id."""
+    """One located fact with its derived id (a "context" fact unless a direction is given)."""
     return Evidence.make(
         detective=detective,
         goal=goal,
@@ -51,6 +53,7 @@ def make_evidence(
         confidence=confidence,
         content=content,
         tags=tags,
+        direction=direction or "context",
     )
 
 

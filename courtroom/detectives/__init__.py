@@ -15,6 +15,7 @@ from __future__ import annotations
 from courtroom.detectives import (  # noqa: F401 - imported for their @detective registration
     diagrams,
     history,
+    judging,
     orchestration,
     report,
     security,

@@ -12,6 +12,14 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from courtroom.detectives.graph_names import (
+    END,
+    START,
+    constants,
+    loop_values,
+    resolve,
+    router_returns,
+)
 from courtroom.detectives.parsing import (
     Node,
     SourceFile,
@@ -20,16 +28,15 @@ from courtroom.detectives.parsing import (
     matches,
     node_text,
     source_index,
-    string_value,
 )
 from courtroom.detectives.workspace import Workspace
 
-START, END = "__start__", "__end__"
 _WIRING = {"add_node", "add_edge", "add_conditional_edges", "set_entry_point",
            "set_finish_point", "add_sequence"}
 DETECTIVE_NAME = re.compile(r"detect|investigat|repo|doc|pdf|vision|evidence|forensic|git", re.I)
 JUDGE_NAME = re.compile(r"judge|prosecut|defen[cs]e|tech_?lead|critic|advoca", re.I)
-ERROR_NAME = re.compile(r"error|fail|missing|retry|fallback|abort|skip|invalid|empty|except", re.I)
+ERROR_NAME = re.compile(r"error|fail|missing|retry|fallback|abort|skip|invalid|empty|except|"
+                        r"degrad|partial|incomplete|insufficient|recover|no_?input|bail", re.I)
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,10 @@ class Edge:
     location: str
     conditional: bool = False
     label: str = ""
+    #: The router returns several targets at once (a list or Send calls): they run in parallel.
+    parallel: bool = False
+    #: Part of a list join, ``add_edge([a, b], c)``: c waits for all of them.
+    joined: bool = False
 
 
 @dataclass
@@ -66,47 +77,14 @@ class GraphFacts:
 
     @property
     def error_routes(self) -> list[Edge]:
-        """Conditional edges whose label, target or router name speaks of errors/missing data."""
-        return [e for e in self.routers if ERROR_NAME.search(f"{e.label} {e.target}")]
-
-
-def constants(index: SourceIndex) -> dict[str, str]:
-    """Module-level ``NAME = "text"`` and class-level ``Cls.NAME`` string constants."""
-    table: dict[str, str] = {}
-    for sf in index.files:
-        for caps in matches("constants", sf.root):
-            name = node_text(caps["const.name"][0])
-            value = string_value(sf, caps["const.value"][0])
-            if value is None:
-                continue
-            if "const.class" in caps:
-                table[f"{node_text(caps['const.class'][0])}.{name}"] = value
-            else:
-                table.setdefault(name, value)
-    return table
-
-
-def _resolve(sf: SourceFile, node: Node | None, table: dict[str, str]) -> str | None:
-    """A node name from a literal, START/END, a constant or a plain name."""
-    if node is None:
-        return None
-    literal = string_value(sf, node)
-    if literal is not None:
-        return literal
-    text = sf.text(node)
-    if text in ("START", "langgraph.graph.START"):
-        return START
-    if text in ("END", "langgraph.graph.END"):
-        return END
-    if node.type == "attribute":
-        tail = ".".join(text.split(".")[-2:])
-        if tail in table:
-            return table[tail]
-        last = text.split(".")[-1]
-        return table.get(last, last)
-    if node.type == "identifier":
-        return table.get(text, text)
-    return None
+        """Conditional routes for errors or missing data: the label, router or target speaks
+        of it (an error node, a degraded report, a skip), or the router can end the run
+        early instead of going on (a route to END beside a route to another node)."""
+        early = {e.source for e in self.routers if e.target == END and not e.parallel and
+                 any(o.source == e.source and o.target != END for o in self.routers)}
+        return [e for e in self.routers
+                if ERROR_NAME.search(f"{e.label} {e.target}") or
+                (e.source in early and e.target == END)]
 
 
 def _targets(sf: SourceFile, node: Node | None, table: dict[str, str]) -> list[tuple[str, str]]:
@@ -118,49 +96,16 @@ def _targets(sf: SourceFile, node: Node | None, table: dict[str, str]) -> list[t
         for pair in node.named_children:
             if pair.type != "pair":
                 continue
-            key = _resolve(sf, pair.child_by_field_name("key"), table) or sf.text(
+            key = resolve(sf, pair.child_by_field_name("key"), table) or sf.text(
                 pair.child_by_field_name("key"))
-            value = _resolve(sf, pair.child_by_field_name("value"), table)
+            value = resolve(sf, pair.child_by_field_name("value"), table)
             if value:
                 out.append((str(key), value))
         return out
     if node.type in ("list", "tuple", "set"):
-        resolved = [_resolve(sf, c, table) for c in node.named_children]
+        resolved = [resolve(sf, c, table) for c in node.named_children]
         return [(r, r) for r in resolved if r]
     return []
-
-
-def _router_returns(index: SourceIndex, name: str, table: dict[str, str]) -> list[str]:
-    """String targets a router function returns, when no path map is given."""
-    for sf in index.files:
-        for caps in matches("functions", sf.root):
-            if node_text(caps["function.name"][0]) != name:
-                continue
-            out: list[str] = []
-            for ret in _descendants(caps["function.body"][0], "return_statement"):
-                value = ret.named_children[0] if ret.named_children else None
-                if value is None:
-                    continue
-                text = sf.text(value)
-                # Only constants name a node; `return state["next"]` cannot be resolved.
-                if string_value(sf, value) is not None or text in table or \
-                        ".".join(text.split(".")[-2:]) in table or text in ("END", "START"):
-                    resolved = _resolve(sf, value, table)
-                    if resolved:
-                        out.append(resolved)
-            return sorted(set(out))
-    return []
-
-
-def _descendants(node: Node, kind: str) -> list[Node]:
-    """All descendants of node of one kind."""
-    out, stack = [], [node]
-    while stack:
-        cur = stack.pop()
-        if cur.type == kind:
-            out.append(cur)
-        stack.extend(cur.children)
-    return out
 
 
 def _is_graph_file(sf: SourceFile) -> bool:
@@ -207,40 +152,42 @@ def _method_call(sf: SourceFile, caps: dict[str, list[Node]], table: dict[str, s
     where = sf.loc(node)
     positional, keywords = call_arguments(caps["call.args"][0])
     if method == "add_node" and positional:
-        name = _resolve(sf, positional[0], table)
-        if name:
-            facts.nodes.setdefault(name, where)
+        for value in loop_values(sf, positional[0]):
+            name = resolve(sf, value, table)
+            if name:
+                facts.nodes.setdefault(name, where)
     elif method == "add_edge" and len(positional) >= 2:
-        dst = _resolve(sf, positional[1], table)
         first = positional[0]
-        sources = ([s for s in (_resolve(sf, c, table) for c in first.named_children) if s]
-                   if first.type in ("list", "tuple") else [_resolve(sf, first, table)])
-        for src in sources:
-            if src and dst:
-                facts.edges.append(Edge(src, dst, where))
+        firsts = list(first.named_children) if first.type in ("list", "tuple") else [first]
+        tails = [t for c in firsts for v in loop_values(sf, c) if (t := resolve(sf, v, table))]
+        heads = [h for v in loop_values(sf, positional[1]) if (h := resolve(sf, v, table))]
+        joined = first.type in ("list", "tuple") and len(tails) > 1
+        facts.edges.extend(Edge(t, h, where, joined=joined) for t in tails for h in heads)
     elif method == "add_conditional_edges" and positional:
-        src = _resolve(sf, positional[0], table)
+        src = resolve(sf, positional[0], table)
         router = positional[1] if len(positional) > 1 else keywords.get("path")
         path_map = positional[2] if len(positional) > 2 else keywords.get("path_map")
         pairs = _targets(sf, path_map, table)
         router_name = sf.text(router).split(".")[-1] if router is not None else ""
-        if not pairs and router is not None and router.type in ("identifier", "attribute"):
-            pairs = [(t, t) for t in _router_returns(index, router_name, table)]
+        many: set[str] = set()
+        if router is not None and router.type in ("identifier", "attribute"):
+            targets, many = router_returns(index, router_name, table)
+            pairs = pairs or [(t, t) for t in targets]
         for label, dst in pairs:
             if src:
-                edge = Edge(src, dst, where, True, f"{router_name}:{label}")
+                edge = Edge(src, dst, where, True, f"{router_name}:{label}", dst in many)
                 facts.edges.append(edge)
                 facts.routers.append(edge)
     elif method == "set_entry_point" and positional:
-        dst = _resolve(sf, positional[0], table)
-        if dst:
-            facts.edges.append(Edge(START, dst, where))
+        entry = resolve(sf, positional[0], table)
+        if entry:
+            facts.edges.append(Edge(START, entry, where))
     elif method == "set_finish_point" and positional:
-        src = _resolve(sf, positional[0], table)
-        if src:
-            facts.edges.append(Edge(src, END, where))
+        finish = resolve(sf, positional[0], table)
+        if finish:
+            facts.edges.append(Edge(finish, END, where))
     elif method == "add_sequence" and positional and positional[0].type == "list":
-        names = [_resolve(sf, c, table) for c in positional[0].named_children]
+        names = [resolve(sf, c, table) for c in positional[0].named_children]
         chain = [n for n in names if n]
         for n in chain:
             facts.nodes.setdefault(n, where)
@@ -248,14 +195,26 @@ def _method_call(sf: SourceFile, caps: dict[str, list[Node]], table: dict[str, s
 
 
 def _derive(facts: GraphFacts) -> None:
-    """Compute fan-out and fan-in points from the unconditional edges."""
+    """Compute fan-out points (several edges taken at once) and fan-in points.
+
+    Parallel branches that each route on to the same node through their own router join
+    there too, unless that node is an error route: a shared error node is not a join.
+    """
     out: dict[str, set[str]] = defaultdict(set)
     into: dict[str, set[str]] = defaultdict(set)
     for e in facts.edges:
-        if not e.conditional:
+        if not e.conditional or e.parallel:
             out[e.source].add(e.target)
             into[e.target].add(e.source)
     facts.fan_out = {s: sorted(t - {END}) for s, t in sorted(out.items()) if len(t - {END}) >= 2}
+    siblings = [set(t) for t in facts.fan_out.values()]
+    routed: dict[str, set[str]] = defaultdict(set)
+    for e in facts.routers:
+        if not e.parallel and not ERROR_NAME.search(e.target):
+            routed[e.target].add(e.source)
+    for target, sources in routed.items():
+        if any(len(sources & group) >= 2 for group in siblings):
+            into[target] |= sources
     facts.fan_in = {t: sorted(s - {START}) for t, s in sorted(into.items())
                     if len(s - {START}) >= 2 and t != END}
 
@@ -263,31 +222,3 @@ def _derive(facts: GraphFacts) -> None:
 def graph_facts(ws: Workspace) -> GraphFacts:
     """The workspace's graph facts, computed once and shared (source and report use them)."""
     return ws.memo("graph_facts", lambda: extract(source_index(ws)))
-
-
-def _mid(name: str) -> str:
-    """A Mermaid-safe node id (hostile names cannot inject syntax)."""
-    return re.sub(r"[^A-Za-z0-9_]", "_", name) or "node"
-
-
-def mermaid(facts: GraphFacts, limit: int = 80) -> str:
-    """A compact Mermaid flowchart of the extracted graph."""
-    lines = ["flowchart TD"]
-    seen: set[tuple[str, str, bool]] = set()
-    for e in facts.edges:
-        key = (e.source, e.target, e.conditional)
-        if key in seen:
-            continue
-        seen.add(key)
-        src, dst = _mid(e.source), _mid(e.target)
-        if e.conditional:
-            label = re.sub(r"[^A-Za-z0-9_ .:-]", "", e.label.split(":", 1)[-1])[:30]
-            lines.append(f"  {src} -.->|{label}| {dst}" if label else f"  {src} -.-> {dst}")
-        else:
-            lines.append(f"  {src} --> {dst}")
-        if len(lines) > limit:
-            lines.append("  %% more edges omitted")
-            break
-    wired = {n for e in facts.edges for n in (e.source, e.target)}
-    lines.extend(f"  {_mid(n)}" for n in sorted(facts.nodes) if n not in wired)
-    return "\n".join(lines)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from courtroom.detectives.common import is_test_path, jaccard, words
-from courtroom.detectives.parsing import SourceIndex, matches, string_value
+from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, enclosing, matches
 from courtroom.detectives.workspace import Workspace
 
 PERSONAS: dict[str, re.Pattern[str]] = {
@@ -46,6 +46,34 @@ def _role_of(text: str) -> str | None:
     return _persona_of(m.group("who")) if m else None
 
 
+def prompt_text(sf: SourceFile, node: Node) -> str | None:
+    """The literal text of a prompt: string parts (f-string holes left out), and the text
+    values of a nested configuration dict joined by lines."""
+    if node.type == "parenthesized_expression" and node.named_child_count == 1:
+        return prompt_text(sf, node.named_children[0])
+    if node.type == "concatenated_string":
+        parts = [prompt_text(sf, c) for c in node.named_children]
+        return "".join(p or "" for p in parts)
+    if node.type == "string":
+        return "".join(sf.text(c) for c in node.named_children if c.type == "string_content")
+    if node.type == "dictionary":
+        values = [prompt_text(sf, v) for pair in node.named_children if pair.type == "pair"
+                  for v in [pair.child_by_field_name("value")] if v is not None]
+        return "\n".join(v for v in values if v) or None
+    return None
+
+
+def _returner(sf: SourceFile, node: Node) -> str:
+    """Who returns a string: enclosing class and function names, and the file name."""
+    names = [sf.path.rsplit("/", 1)[-1]]
+    for kind in ("function_definition", "class_definition"):
+        owner = enclosing(node, (kind,))
+        name = owner.child_by_field_name("name") if owner is not None else None
+        if name is not None:
+            names.append(sf.text(name))
+    return " ".join(names)
+
+
 def find_prompts(ws: Workspace, index: SourceIndex) -> dict[str, Prompt]:
     """The longest prompt text found for each persona (code strings, then prompt files)."""
     best: dict[str, Prompt] = {}
@@ -60,14 +88,17 @@ def find_prompts(ws: Workspace, index: SourceIndex) -> dict[str, Prompt]:
     # Test fixtures often hold sample prompts; the project's own prompts come from its code.
     for sf in [f for f in index.files if not is_test_path(f.path)]:
         for caps in matches("strings", sf.root):
-            value = string_value(sf, caps["prompt.value"][0])
+            node = (caps.get("prompt.value") or caps["prompt.returned"])[0]
+            value = prompt_text(sf, node)
             if value is None:
                 continue
             label_node = caps.get("prompt.target") or caps.get("prompt.key")
-            label = sf.text(label_node[0]) if label_node else ""
-            # The variable or key names the persona; else the prompt's own opening does.
+            label = sf.text(label_node[0]) if label_node else (
+                _returner(sf, node) if "prompt.returned" in caps else "")
+            # The variable, key or returning method names the persona; else the prompt's
+            # own opening does.
             persona = _persona_of(label) or _role_of(value)
-            offer(persona, sf.loc(caps["prompt.value"][0]), value)
+            offer(persona, sf.loc(node), value)
     for rel in ws.files(_PROMPT_FILES):
         persona = _persona_of(rel.rsplit("/", 1)[-1])
         if persona is None or is_test_path(rel):

@@ -17,15 +17,15 @@ from courtroom.detectives.parsing import (
 )
 
 STATE_BASES = re.compile(r"\b(BaseModel|TypedDict|MessagesState)\b")
-REDUCER = re.compile(r"Annotated\s*\[(?P<inner>.+?),\s*"
-                     r"(?P<red>operator\.(?:add|ior|or_)|add_messages|"
-                     r"[A-Za-z_][\w.]*(?:merge|reduce|add)\w*)\s*\]", re.S)
+#: The metadata of ``Annotated[T, m]`` that is a reducer: a function named or written in place.
+_CALLABLE = re.compile(r"^(lambda\b.*|[A-Za-z_][\w.]*)$", re.S)
 LLM_CALL = re.compile(r"\.(invoke|ainvoke|with_structured_output|generate|predict)\s*\(|"
                       r"messages\.(create|parse)\s*\(|chat\.completions|"
                       r"Chat(OpenAI|Anthropic)", re.S)
 RETRY = re.compile(r"tenacity|@retry|\bretry\s*\(|Retrying\(|stop_after_attempt|max_retries|"
-                   r"for\s+\w+\s+in\s+range\([^)]*\):"
-                   r"|except\s+\(?\s*(ValidationError|OutputParserException|JudgeError)", re.S)
+                   r"RetryPolicy|\.with_retry\(|\bretry_policy\b|"
+                   r"for\s+\w*(attempt|retr|tries|try)\w*\s+in\s+range\(|"
+                   r"while\s+\w*(attempt|retr|tries|try)\w*\s*[<>]", re.S | re.I)
 
 
 @dataclass(frozen=True)
@@ -69,10 +69,49 @@ def _fields(sf: SourceFile, body: Node) -> tuple[list[str], list[tuple[str, str,
             continue
         name = sf.text(left)
         fields.append(f"{name}: {' '.join(sf.text(kind).split())[:80]}")
-        found = REDUCER.search(sf.text(kind))
-        if found:
-            reducers.append((name, found.group("red"), sf.loc(assign)))
+        reducer = reducer_of(sf.text(kind))
+        if reducer:
+            reducers.append((name, reducer, sf.loc(assign)))
     return fields, reducers
+
+
+def _top_level_split(text: str) -> list[str]:
+    """Split on the commas that are not inside brackets or parentheses."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts]
+
+
+def reducer_of(annotation: str) -> str | None:
+    """The reducer of an ``Annotated[T, reducer]`` field: any function given by name
+    (``operator.add``, ``merge_evidence``) or a lambda; ``Field(...)`` or a string is
+    metadata, not a reducer."""
+    text = " ".join(annotation.split())
+    head = text.find("Annotated[")
+    if head < 0:
+        return None
+    start = head + len("Annotated[")
+    depth = 1
+    for end in range(start, len(text)):
+        depth += {"[": 1, "]": -1}.get(text[end], 0)
+        if depth == 0:
+            break
+    else:
+        return None
+    args = _top_level_split(text[start:end])
+    lam = next((i for i, a in enumerate(args) if a.startswith("lambda")), None)
+    last = ", ".join(args[lam:]) if lam else args[-1]
+    if len(args) < 2 or not _CALLABLE.match(last) or last in ("None", "True", "False"):
+        return None
+    return last
 
 
 @dataclass(frozen=True)
@@ -117,20 +156,46 @@ def structured_calls(index: SourceIndex) -> list[CallFact]:
             if kind is None:
                 continue
             out.append(CallFact(kind, sf.loc(node), " ".join(sf.text(node).split())[:160],
-                                _retried(sf, node)))
+                                _retried(index, sf, node)))
     return out
 
 
-def _retried(sf: SourceFile, node: Node) -> bool:
-    """Retry handling in the enclosing function (or its decorators), else in the file."""
+def _retried(index: SourceIndex, sf: SourceFile, node: Node) -> bool:
+    """Retry handling around a call: in its function (body or decorators such as tenacity's
+    ``@retry``), in its module (a retry helper the model call is passed through), in a
+    function that calls that one (a retry loop in the caller), or a LangGraph
+    ``RetryPolicy`` on the graph's nodes."""
     scope: Node | None = node
     while scope is not None and scope.type not in ("function_definition", "decorated_definition"):
         scope = scope.parent
-    parent = scope.parent if scope is not None else None
+    if scope is None:
+        return bool(RETRY.search(sf.source.decode("utf-8", "replace")))
+    parent = scope.parent
     if parent is not None and parent.type == "decorated_definition":
         scope = parent
-    text = sf.text(scope) if scope is not None else sf.source.decode("utf-8", "replace")
-    return bool(RETRY.search(text)) or (".with_retry(" in text)
+    if RETRY.search(sf.text(scope)) or RETRY.search(sf.source.decode("utf-8", "replace")):
+        return True
+    if any(b"RetryPolicy" in f.source for f in index.files):
+        return True
+    fn = scope.child_by_field_name("definition") if scope.type == "decorated_definition" \
+        else scope
+    name = fn.child_by_field_name("name") if fn is not None else None
+    return name is not None and _caller_retries(index, sf.text(name))
+
+
+def _caller_retries(index: SourceIndex, name: str) -> bool:
+    """Whether some function that calls ``name`` retries (a loop or decorator around it)."""
+    needle = re.compile(rf"\b{re.escape(name)}\s*\(")
+    for sf in index.files:
+        if name.encode() not in sf.source:
+            continue
+        for caps in matches("functions", sf.root):
+            if node_text(caps["function.name"][0]) == name:
+                continue
+            body = sf.text(caps["function"][0])
+            if needle.search(body) and RETRY.search(body):
+                return True
+    return False
 
 
 @dataclass(frozen=True)

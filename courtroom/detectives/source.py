@@ -1,12 +1,12 @@
-"""Source detectives: Python overview, state types, structured output, personas, synthesis."""
+"""Source detectives: the Python overview and the graph state (judging.py has the judges)."""
 
 from __future__ import annotations
 
 from courtroom.detectives.base import Case, detective
-from courtroom.detectives.common import REPO, clip, make
+from courtroom.detectives.common import REPO, clip, is_test_path, make
+from courtroom.detectives.graph import graph_facts
 from courtroom.detectives.parsing import SourceIndex, source_index
-from courtroom.detectives.personas import find_prompts, similarities
-from courtroom.detectives.python_facts import classes, structured_calls, synthesis_functions
+from courtroom.detectives.python_facts import ClassFact, classes
 from courtroom.models import Evidence
 
 #: Topic tags of every repository dimension: a repo without Python concerns all of them.
@@ -42,126 +42,84 @@ def python_overview(case: Case) -> list[Evidence]:
     return out
 
 
+def _graph_state(case: Case, found: list[ClassFact]) -> ClassFact | None:
+    """The class a StateGraph is built over (the graph's state), if it is a typed class."""
+    names = [state.split("=")[-1].split(".")[-1].strip() for _loc, state in
+             graph_facts(case.workspace).builders]
+    by_name = {c.name: c for c in found}
+    return next((by_name[n] for n in names if n in by_name), None)
+
+
+def _model_fact(found: list[ClassFact], word: str, goal: str) -> Evidence:
+    """Whether a typed model named like ``word`` exists (Evidence, JudicialOpinion)."""
+    name, tags = "state", (REPO, "state")
+    hits = [c for c in found if word in c.name.lower() and "state" not in c.name.lower()]
+    if hits:
+        c = hits[0]
+        return make(name, goal, True, c.location, f"{c.name} derives from {c.bases} with "
+                    f"{len(c.fields)} typed fields.", 0.9, tags,
+                    content=clip("\n".join(c.fields[:12]), 600), direction="supports")
+    return make(name, goal, False, ".", f"No BaseModel/TypedDict class named like "
+                f"'{word}'. Fix: declare it as a pydantic model with typed fields.", 0.75,
+                (*tags, "missing"), direction="adverse")
+
+
 @detective("state")
 def state_facts(case: Case) -> list[Evidence]:
-    """State types (BaseModel/TypedDict) and their reducers."""
+    """The graph's state type, the typed models it carries, and its reducers."""
     index = source_index(case.workspace)
     name, tags = "state", (REPO, "state")
     if not index.files:
         return [no_python(name, "Typed state definitions", index, ("state",))]
-    found = classes(index)
-    out: list[Evidence] = []
+    found = [c for c in classes(index) if not is_test_path(c.location.split(":")[0])]
     if not found:
-        out.append(make(name, "Typed state definitions", False, ".",
-                        f"No class deriving from BaseModel or TypedDict in {len(index.files)} "
-                        "Python files.", 0.85, (*tags, "missing")))
-    for fact in found[:MAX_ITEMS * 2]:
-        out.append(make(name, f"Typed model {fact.name}({fact.bases})", True, fact.location,
-                        f"Class {fact.name} derives from {fact.bases}; {len(fact.fields)} "
-                        f"annotated fields, {len(fact.reducers)} with reducers.", 0.95, tags,
-                        content=clip("\n".join(fact.fields[:20]), 1200)))
-    reducers = [(c.name, *r) for c in found for r in c.reducers]
-    for cls, field, reducer, where in reducers[:MAX_ITEMS * 2]:
-        out.append(make(name, "State field with a reducer", True, where,
-                        f"{cls}.{field} is Annotated with {reducer}, so parallel branches "
-                        "merge their writes instead of overwriting them.", 0.95, tags,
-                        content=f"{cls}.{field}: {reducer}"))
-    if found and not reducers:
-        out.append(make(name, "State field with a reducer", False, found[0].location,
-                        "No field is Annotated with operator.add/operator.ior or another "
-                        "reducer: concurrent writes to the state would overwrite each other.",
-                        0.8, (*tags, "missing")))
-    holders = [c for c in found if any(k in " ".join(c.fields).lower()
-                                       for k in ("evidence", "opinion"))]
-    if holders:
-        c = holders[0]
-        out.append(make(name, "State type holding evidence and opinions", True, c.location,
-                        f"{c.name} declares fields for evidence/opinions.", 0.85, tags,
-                        content=clip("\n".join(f for f in c.fields
-                                               if any(k in f.lower() for k in
-                                                      ("evidence", "opinion"))), 600)))
+        return [make(name, "Typed graph state", False, ".",
+                     f"No class deriving from BaseModel or TypedDict in {len(index.files)} "
+                     "Python files. Fix: define the graph state as a TypedDict or BaseModel.",
+                     0.85, (*tags, "missing"), direction="adverse")]
+    out = [make(name, "Typed models (BaseModel/TypedDict)", True, found[0].location,
+                f"{len(found)} typed classes.", 0.95, tags,
+                content=clip("\n".join(f"{c.location} {c.name}({c.bases})"
+                                       for c in found[:30]), 1500))]
+    state = _graph_state(case, found) or next(
+        (c for c in found if "state" in c.name.lower()), None) or next(
+        (c for c in found if "TypedDict" in c.bases), None)
+    if state is None:
+        out.append(make(name, "Typed graph state", False, found[0].location,
+                        "No typed class is the StateGraph's state or is named like a state. "
+                        "Fix: build the StateGraph over a TypedDict or BaseModel state.", 0.7,
+                        (*tags, "missing"), direction="adverse"))
+    else:
+        out.append(make(name, "Typed graph state", True, state.location,
+                        f"{state.name}({state.bases}) is the graph state with "
+                        f"{len(state.fields)} typed fields.", 0.95, tags,
+                        content=clip("\n".join(state.fields[:20]), 1200), direction="supports"))
+        out += _state_collections(state)
+    out.append(_model_fact(found, "evidence", "Evidence is a typed model"))
+    out.append(_model_fact(found, "opinion", "Judicial opinion is a typed model"))
     return out
 
 
-@detective("structured_output")
-def structured_output(case: Case) -> list[Evidence]:
-    """Structured-output enforcement on LLM calls, and retries around it."""
-    index = source_index(case.workspace)
-    name, tags = "structured_output", (REPO, "structured_output")
-    if not index.files:
-        return [no_python(name, "Structured LLM output", index, ("structured_output",))]
-    calls = structured_calls(index)
-    if not calls:
-        return [make(name, "Structured LLM output", False, ".",
-                     "No .with_structured_output(), .bind_tools(), messages.parse() or "
-                     f"tool-use call in {len(index.files)} Python files.", 0.85,
-                     (*tags, "missing"))]
-    out = []
-    for call in calls[:MAX_ITEMS]:
-        retry = "with retry handling nearby" if call.retried else "with no retry handling found"
-        out.append(make(name, f"Structured output via {call.kind}", True, call.location,
-                        f"Call to {call.kind} {retry} (searched the enclosing function for "
-                        "tenacity/@retry/retry loops/ValidationError handling).", 0.9, tags,
-                        content=clip(call.excerpt, 200)))
-    return out
-
-
-@detective("personas")
-def persona_prompts(case: Case) -> list[Evidence]:
-    """The three judge prompts and their pairwise Jaccard similarity."""
-    ws = case.workspace
-    index = source_index(ws)
-    name, tags = "personas", (REPO, "personas")
-    prompts = find_prompts(ws, index)
-    out = []
-    for persona in ("Prosecutor", "Defense", "TechLead"):
-        prompt = prompts.get(persona)
-        if prompt is None:
-            out.append(make(name, f"{persona} persona prompt", False, ".",
-                            f"No string or prompt file of {60}+ characters names the "
-                            f"{persona} persona.", 0.75, (*tags, "missing")))
-            continue
-        out.append(make(name, f"{persona} persona prompt", True, prompt.location,
-                        f"Prompt text of {len(prompt.text)} characters attributed to the "
-                        f"{persona} by its variable/key name or opening words.", 0.85, tags,
-                        content=clip(prompt.text, 400)))
-    sims = similarities(prompts)
-    if len(sims) >= 1:
-        worst = max(sims.values())
-        verdict = ("near-duplicate prompts (Jaccard > 0.5)" if worst > 0.5 else
-                   "distinct prompts (every pair Jaccard <= 0.5)")
-        first = min((p.location for p in prompts.values()), default=".")
-        out.append(make(name, "Persona prompt distinctness (word-set Jaccard)", True, first,
-                        f"{verdict}; computed on lower-cased word sets of the prompts found.",
-                        0.85, tags, content="\n".join(f"{a}~{b}: {v:.3f}"
-                                                      for (a, b), v in sims.items())))
-    return out
-
-
-@detective("synthesis")
-def chief_justice(case: Case) -> list[Evidence]:
-    """Whether the final verdict comes from deterministic rules or from an LLM that averages."""
-    index = source_index(case.workspace)
-    name, tags = "synthesis", (REPO, "synthesis")
-    if not index.files:
-        return [no_python(name, "Chief justice synthesis code", index, ("synthesis",))]
-    facts = synthesis_functions(index)
-    if not facts:
-        return [make(name, "Chief justice synthesis code", False, ".",
-                     "No function or module named like a chief justice/synthesis/aggregator.",
-                     0.75, (*tags, "missing"))]
-    out = []
-    for f in sorted(facts, key=lambda f: (-f.branches, f.location))[:MAX_ITEMS]:
-        if f.llm_calls:
-            kind = "delegates the verdict to an LLM call"
-        elif f.branches >= 2 and f.rule_terms:
-            kind = "applies deterministic rules"
-        else:
-            kind = "computes the verdict without explicit rules"
-        avg = "; averages scores" if f.averages else ""
-        out.append(make(name, f"Chief justice logic in {f.name}", True, f.location,
-                        f"{f.name} {kind}: {f.branches} branches, rule terms "
-                        f"{', '.join(f.rule_terms) or 'none'}, LLM calls "
-                        f"{', '.join(f.llm_calls) or 'none'}{avg}.", 0.8, tags,
-                        content=kind + avg))
+def _state_collections(state: ClassFact) -> list[Evidence]:
+    """Whether the graph state holds evidence and opinions, and merges parallel writes."""
+    name, tags = "state", (REPO, "state")
+    held = [f for f in state.fields if any(k in f.lower() for k in ("evidence", "opinion"))]
+    out = [make(name, "Graph state holds evidence and opinions", bool(held), state.location,
+                f"{state.name} declares {len(held)} evidence/opinion field(s)." if held else
+                f"{state.name} has no evidence or opinion field. Fix: add typed evidence and "
+                "opinion collections to the graph state.", 0.85, tags,
+                content=clip("\n".join(held), 600) or None,
+                direction="supports" if held else "adverse")]
+    if state.reducers:
+        out += [make(name, "State field with a reducer", True, where,
+                     f"{state.name}.{field} is Annotated with {reducer}, so parallel branches "
+                     "merge their writes instead of overwriting them.", 0.95, tags,
+                     content=f"{state.name}.{field}: {reducer}", direction="supports")
+                for field, reducer, where in state.reducers[:MAX_ITEMS]]
+    else:
+        out.append(make(name, "State field with a reducer", False, state.location,
+                        f"No field of {state.name} is Annotated with a reducer: parallel "
+                        "writes to it overwrite each other. Fix: annotate the list and dict "
+                        "fields, e.g. Annotated[list[...], operator.add].", 0.8,
+                        (*tags, "missing"), direction="adverse"))
     return out

@@ -1,6 +1,10 @@
 """A sorted view of a criterion's evidence that the offline lenses reason over.
 
-Kept apart from the lenses so each lens reads as its philosophy, not as bookkeeping.
+Every fact says which way it points (``Evidence.direction``): "supports" meets the
+criterion's success pattern, "adverse" matches its failure pattern, "context" is neither.
+Only supporting facts are ever credit and every adverse fact is a charge, whatever its
+``found`` flag says. Kept apart from the lenses so each lens reads as its philosophy, not
+as bookkeeping.
 """
 
 from __future__ import annotations
@@ -11,19 +15,16 @@ from dataclasses import dataclass
 from courtroom.models import Evidence
 from courtroom.rubric import DEFAULT_KEYWORDS
 
-#: Below this confidence a found fact counts as unverified.
+#: Below this confidence a supporting fact counts as unverified.
 WEAK = 0.6
+#: Most charges one adverse goal brings, however many places it was found in.
+CHARGES_PER_GOAL = 3
 _SHA = re.compile(r"^[0-9a-f]{7,40}$")
 _PAGE = re.compile(r"^pdf:page\s*(\d+)", re.IGNORECASE)
 _HISTORY_TAGS = {"git", "history"}
-#: Goals that name a bad thing: finding one is a problem, not finding one is good news.
-_ADVERSE = re.compile(
-    r"bulk upload|clustered|single commit|\binit(ial)? commit only|hallucinat|keyword[- ]drop"
-    r"|linear (chain|pipeline)|injection|hardcoded|os\.system|shell\s*=\s*true|unsafe"
-    r"|insecure|vulnerab|leak|overwrit|race condition|\bno (reducer|error|test)",
-    re.IGNORECASE,
-)
 _BROKEN_TAGS = {"parse_error"}
+#: Detectives end an adverse rationale with "Fix: <the change>" to say what would cure it.
+_FIX = re.compile(r"\bFix:\s*(?P<fix>.+)$", re.S)
 
 
 def half_up(value: float) -> int:
@@ -50,6 +51,17 @@ def place(location: str) -> str:
         return f"commit {loc[:7]}"
     path = loc.split(":", 1)[0] if ":" in loc and not loc.startswith("pdf") else loc
     return path or "the repository"
+
+
+def spot(location: str) -> str:
+    """A fact's exact place for a remediation line: ``path:line``, a PDF page, a commit."""
+    loc = location.strip()
+    page = _PAGE.match(loc)
+    if page:
+        return f"PDF page {page.group(1)}"
+    if loc in ("", ".", "./") or _SHA.match(loc.lower()) or loc.lower() == "pdf":
+        return place(loc)
+    return f"`{loc}`"
 
 
 def short(text: str, limit: int = 90) -> str:
@@ -80,14 +92,23 @@ def security_keyword(item: Evidence) -> str | None:
     return None
 
 
-def adverse(item: Evidence) -> bool:
-    """Whether the goal names something bad (a bulk upload, an injection, a leak)."""
-    return bool(_ADVERSE.search(item.goal))
-
-
 def fact(item: Evidence) -> str:
     """'goal (place)' — how an argument names one fact."""
     return f"{short(item.goal)} ({place(item.location)})"
+
+
+def _first_sentence(text: str, limit: int = 160) -> str:
+    head = re.split(r"(?<=[.;])\s", " ".join(text.split()), maxsplit=1)[0]
+    return short(head.rstrip(".;"), limit)
+
+
+def fix_line(item: Evidence) -> str:
+    """One remediation line for an adverse fact: where, what is wrong, and the change."""
+    found = _FIX.search(item.rationale)
+    problem = _first_sentence(item.rationale[: found.start()] if found else item.rationale)
+    change = short(found.group("fix").strip().rstrip("."), 200) if found else (
+        f"make it meet the criterion instead ({short(item.goal, 70)})")
+    return f"{spot(item.location)}: {problem}; {change}."
 
 
 @dataclass(frozen=True)
@@ -97,46 +118,71 @@ class Facts:
     items: tuple[Evidence, ...]
 
     @property
-    def found(self) -> list[Evidence]:
-        return [e for e in self.items if e.found]
+    def supports(self) -> list[Evidence]:
+        """Facts that meet the success pattern: the only thing any lens credits."""
+        return [e for e in self.items if e.direction == "supports"]
+
+    @property
+    def adverse(self) -> list[Evidence]:
+        """Facts that match the failure pattern: a charge for every lens. A found fact tagged
+        ``security`` is a confirmed finding, adverse by its tag even if a detective left its
+        direction at "context" (fail closed)."""
+        return [e for e in self.items if e.direction == "adverse" or _finding(e)]
+
+    @property
+    def directed(self) -> list[Evidence]:
+        return self.supports + self.adverse
 
     @property
     def missing(self) -> list[Evidence]:
-        """Wanted things that were not found: the real gaps."""
-        return [e for e in self.items if not e.found and not adverse(e)]
-
-    @property
-    def cleared(self) -> list[Evidence]:
-        """Bad things looked for and not found (no bulk upload, no injection): good news."""
-        return [e for e in self.items if not e.found and adverse(e)]
+        """Adverse because something wanted was not found (a gap, not a defect)."""
+        return [e for e in self.adverse if not e.found]
 
     @property
     def security(self) -> list[Evidence]:
-        return [e for e in self.found if "security" in e.tags]
+        """Confirmed security findings: found, adverse and tagged ``security``."""
+        return [e for e in self.adverse if _finding(e)]
 
     @property
     def flaws(self) -> list[Evidence]:
-        """Bad things found that are not security findings (a bulk upload, a leak)."""
-        return [e for e in self.found if adverse(e) and "security" not in e.tags]
-
-    def _good(self) -> list[Evidence]:
-        return [e for e in self.found if not adverse(e) and "security" not in e.tags]
+        """Bad things found that are not security findings (a bulk upload, a dead end)."""
+        return [e for e in self.adverse if e.found and "security" not in e.tags]
 
     @property
     def weak(self) -> list[Evidence]:
-        return [e for e in self._good() if e.confidence < WEAK]
+        return [e for e in self.supports if e.confidence < WEAK]
 
     @property
     def solid(self) -> list[Evidence]:
-        return [e for e in self._good() if e.confidence >= WEAK]
+        return [e for e in self.supports if e.confidence >= WEAK]
 
     @property
     def history(self) -> list[Evidence]:
-        return [e for e in self.found if _HISTORY_TAGS.intersection(e.tags) and not adverse(e)]
+        return [e for e in self.supports if _HISTORY_TAGS.intersection(e.tags)]
 
     @property
     def broken(self) -> list[Evidence]:
         return [e for e in self.items if _BROKEN_TAGS.intersection(e.tags)]
+
+    def share(self, weak_credit: float = 1.0) -> float | None:
+        """Share of the criterion's weighed aspects that hold (None: nothing directed).
+
+        Credit counts each distinct goal once, at its highest confidence: twelve typed
+        classes do not outweigh the one missing reducer, since a criterion is judged on how
+        many of its aspects hold. Charges count each adverse fact (up to CHARGES_PER_GOAL of
+        one goal): two false quotations are two charges. Unverified (low-confidence)
+        support earns ``weak_credit`` of its weight as credit but stays whole in the total:
+        a sceptic gives it nothing.
+        """
+        credit, charge = _weight(self.supports), _weight(self.adverse, per_goal=CHARGES_PER_GOAL)
+        if not credit + charge:
+            return None
+        return _weight(self.supports, weak_credit) / (credit + charge)
+
+    def fixes(self, limit: int = 4) -> list[str]:
+        """Distinct remediation lines of the adverse facts, security first."""
+        ordered = self.security + [e for e in self.adverse if e not in self.security]
+        return list(dict.fromkeys(fix_line(e) for e in ordered))[:limit]
 
     def files(self, items: list[Evidence] | None = None, limit: int = 4) -> list[str]:
         """Distinct places of the given items (all items by default), in evidence order."""
@@ -148,10 +194,32 @@ class Facts:
         return seen[:limit]
 
 
+def _finding(item: Evidence) -> bool:
+    """A found fact tagged ``security`` that does not say it meets the criterion."""
+    return item.found and "security" in item.tags and item.direction != "supports"
+
+
+def _weight(items: list[Evidence], weak_credit: float = 1.0, per_goal: int = 1) -> float:
+    """Sum over distinct goals of the highest confidence each was stated with, times the
+    number of its items up to ``per_goal``; a goal stated only below WEAK confidence
+    counts ``weak_credit`` of that."""
+    best: dict[str, float] = {}
+    count: dict[str, int] = {}
+    for e in items:
+        best[e.goal] = max(best.get(e.goal, 0.0), e.confidence)
+        count[e.goal] = count.get(e.goal, 0) + 1
+    return sum((c if c >= WEAK else c * weak_credit) * min(count[g], per_goal)
+               for g, c in best.items())
+
+
 def ids(items: list[Evidence], limit: int = 8) -> list[str]:
-    """Evidence ids to cite, in order, without repeats."""
+    """Ids of the found facts among items, to cite, in order, without repeats.
+
+    A fact that was not found is named in the text but never cited: the chief justice's
+    fact-supremacy rule treats citing it as building on nothing.
+    """
     out: list[str] = []
     for item in items:
-        if item.id not in out:
+        if item.found and item.id not in out:
             out.append(item.id)
     return out[:limit]

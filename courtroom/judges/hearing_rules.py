@@ -5,11 +5,13 @@ are the court's (issue 6), applied in this order to the judge's previous opinion
 
 1. **Remand answered.** When the judge's earlier evidence requests (or a peer's) are now
    answered by found evidence, the judge takes a fresh look: its lens re-reads the whole,
-   enlarged evidence and its requests are dropped. Unanswered requests stand.
-2. **Mitigation.** A Defense mitigation backed by found evidence raises the Prosecutor by
-   one (never past the Defense's own score).
-3. **Security charge.** A Prosecutor charge backed by found ``security`` evidence lowers
-   the Defense to at most 3.
+   enlarged evidence (the not-found fact the answer supersedes is dropped, and the answer
+   supports the criterion in its place) and its requests are dropped. Unanswered requests
+   stand.
+2. **Mitigation.** A Defense mitigation backed by found supporting evidence raises the
+   Prosecutor by one (never past the Defense's own score).
+3. **Security charge.** A Prosecutor charge backed by a found, adverse ``security`` finding
+   lowers the Defense to at most 3.
 4. **Asking.** In the first hearing round the TechLead, who needs facts to judge whether
    it works, asks the detectives for every fact the evidence shows as not found.
 
@@ -29,7 +31,14 @@ from courtroom.judges.base import JudgeRequest
 from courtroom.judges.digest import content_digest
 from courtroom.judges.facts import Facts
 from courtroom.judges.offline import LENSES
-from courtroom.models import NO_EVIDENCE, Evidence, EvidenceRequest, JudicialOpinion, opinion_id
+from courtroom.models import (
+    NO_EVIDENCE,
+    Direction,
+    Evidence,
+    EvidenceRequest,
+    JudicialOpinion,
+    opinion_id,
+)
 
 SECURITY_TAG = "security"
 #: The security-charge rule's ceiling for the Defense.
@@ -39,11 +48,18 @@ MAX_REQUESTS = 3
 _SHA = re.compile(r"^[0-9a-f]{7,40}$")
 
 
-def _backed(opinion: JudicialOpinion, evidence: Mapping[str, Evidence], tag: str | None) -> bool:
-    """Whether the opinion cites found evidence (carrying ``tag`` when given)."""
+def _backed(opinion: JudicialOpinion, evidence: Mapping[str, Evidence], direction: Direction,
+            tag: str | None = None) -> bool:
+    """Whether the opinion cites found evidence pointing ``direction`` (and carrying ``tag``).
+
+    A mitigation is backed only by a supporting fact and a charge only by an adverse one:
+    citing a fact that points the other way (or nowhere) backs nothing.
+    """
     for cited in opinion.cited_evidence:
         item = evidence.get(cited)
-        if item is not None and item.found and (tag is None or tag in item.tags):
+        if item is None or not item.found or item.direction != direction:
+            continue
+        if tag is None or tag in item.tags:
             return True
     return False
 
@@ -55,7 +71,7 @@ def _superseded(item: Evidence, answered: Iterable[EvidenceRequest]) -> bool:
 
 
 def _requests_for(facts: Facts) -> list[EvidenceRequest]:
-    """One request per repository file the detectives looked in and found nothing."""
+    """One request per repository file where a wanted fact was looked for and not found."""
     asked: list[EvidenceRequest] = []
     for item in facts.missing:
         path = item.location.split(":", 1)[0].strip()
@@ -64,6 +80,16 @@ def _requests_for(facts: Facts) -> list[EvidenceRequest]:
             continue
         asked.append(EvidenceRequest(path=path, question=f"Is it there after all: {item.goal}?"))
     return asked[:MAX_REQUESTS]
+
+
+def _second_look(request: JudgeRequest, answered: list[EvidenceRequest]) -> Facts:
+    """The evidence as the remand leaves it: a "not found" at a place the remand has now
+    found something at no longer counts, and what was found again supports the criterion."""
+    kept = [e for e in request.evidence if e.found or not _superseded(e, answered)]
+    found_again = {e.id for r in answered for e in answers(r, request.evidence) if e.found}
+    return Facts(tuple(e.model_copy(update={"direction": "supports"})
+                       if e.id in found_again and e.direction == "context" else e
+                       for e in kept))
 
 
 def revise(request: JudgeRequest) -> JudicialOpinion:
@@ -87,10 +113,7 @@ def revise(request: JudgeRequest) -> JudicialOpinion:
     raised = pending + [r for p in request.peers for r in (p.evidence_requests or [])]
     answered = [r for r in raised if answers(r, request.evidence)]
     if answered:
-        # The second look supersedes the first: a "not found" at a path the remand has
-        # now found something at no longer counts against the submission.
-        kept = [e for e in request.evidence if e.found or not _superseded(e, answered)]
-        fields = LENSES[request.persona](request.dimension, Facts(tuple(kept)))
+        fields = LENSES[request.persona](request.dimension, _second_look(request, answered))
         pending = [r for r in pending if not answers(r, request.evidence)]
         notes.append("the evidence the court asked for arrived, so I re-read all of it")
 
@@ -98,11 +121,11 @@ def revise(request: JudgeRequest) -> JudicialOpinion:
     score = int(fields["score"])
     defense, prosecutor = peers.get("Defense"), peers.get("Prosecutor")
     if request.persona == "Prosecutor" and defense is not None:
-        if defense.mitigations and _backed(defense, by_id, None) and score < defense.score:
+        if defense.mitigations and _backed(defense, by_id, "supports") and score < defense.score:
             score += 1
             notes.append("the Defense's mitigations rest on found evidence, so I add one point")
     if request.persona == "Defense" and prosecutor is not None:
-        if prosecutor.charges and _backed(prosecutor, by_id, SECURITY_TAG):
+        if prosecutor.charges and _backed(prosecutor, by_id, "adverse", SECURITY_TAG):
             if score > DEFENSE_CEILING:
                 score = DEFENSE_CEILING
                 notes.append("the Prosecutor's charge rests on a confirmed security finding, "

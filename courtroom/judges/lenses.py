@@ -1,14 +1,19 @@
-"""The three offline lenses: deterministic rules that read the same facts three ways.
+"""The three offline lenses: deterministic rules that read the same directed facts three ways.
 
-Prosecutor charges what is missing, unverified or unsafe; Defense credits what exists,
-partial work and the iteration history; TechLead weighs whether it works and can be kept
-working. Each returns the fields of an opinion (no id): score, argument, cited_evidence,
-charges, mitigations, remediation.
+Every lens scores a criterion on the share of its weighed aspects that hold (supporting
+facts against adverse ones, see ``Facts.share``); the lenses differ in how they read that
+share and what they stress. Prosecutor charges every adverse fact; Defense credits every
+supporting fact (and only those: an adverse fact is never credit); TechLead weighs whether
+it works and can be kept working. Each returns the fields of an opinion (no id): score,
+argument, cited_evidence, charges, mitigations, remediation.
 
 Citations: a lens cites the found facts it relies on. Facts with ``found: false`` are
 named in the text (goal and place) but not cited, because the chief justice's
 fact-supremacy rule treats a citation of an absent fact as building on nothing. With no
-found fact at all, a lens cites ``NO_EVIDENCE``.
+found fact to cite, a lens cites ``NO_EVIDENCE``.
+
+Remediation comes only from adverse facts, one line each naming the place and the change,
+so no lens ever advises adding what the detectives found.
 """
 
 from __future__ import annotations
@@ -36,33 +41,36 @@ def _cite(items: list[Any]) -> list[str]:
     return ids(items) or [NO_EVIDENCE]
 
 
-def _sentence(parts: list[str]) -> str:
-    # Not str.capitalize(): it would lowercase the file paths inside.
-    text = "; ".join(parts)
-    return text[:1].upper() + text[1:] + "."
-
-
-def _unique(texts: list[str]) -> list[str]:
-    return list(dict.fromkeys(texts))
-
-
 def _list(items: list[Any], limit: int = 3) -> str:
     return "; ".join(fact(e) for e in items[:limit])
 
 
+def _remediation(f: Facts) -> str | None:
+    """The cure of the adverse facts, most serious first; None when nothing is adverse."""
+    fixes = f.fixes(3)
+    return " ".join(fixes) if fixes else None
+
+
+def _unproven(dim: Dimension, score: int, argument: str) -> Fields:
+    """The opinion when no fact points either way: nothing can be credited."""
+    return {
+        "score": score,
+        "argument": argument,
+        "cited_evidence": [NO_EVIDENCE],
+        "remediation": f"Nothing in {_where(dim)} could be judged for {dim.name}; the "
+        f"detectives looked for: {short(dim.forensic_instruction, 140)}",
+    }
+
+
 def prosecutor(dim: Dimension, f: Facts) -> Fields:
-    """Critical lens: every missing, unverified or unsafe fact is a charge."""
-    n = len(f.items)
-    if n == 0:
-        return {
-            "score": 1,
-            "argument": f"No evidence at all was produced for {dim.name}. An unproven "
-            "criterion earns the minimum: the burden of proof lies with the submission.",
-            "cited_evidence": [NO_EVIDENCE],
-            "charges": [f"Nothing in {_where(dim)} shows {dim.name}."],
-            "remediation": f"Add to {_where(dim)} what {dim.name} asks for: "
-            f"{short(dim.forensic_instruction, 140)}",
-        }
+    """Critical lens: every adverse fact is a charge; only proven support escapes one."""
+    share = f.share(weak_credit=0.0)
+    if share is None:
+        fields = _unproven(dim, 1, f"No fact shows that {dim.name} is met. An unproven "
+                           "criterion earns the minimum: the burden of proof lies with "
+                           "the submission.")
+        fields["charges"] = [f"Nothing in {_where(dim)} shows {dim.name}."]
+        return fields
     charges: list[str] = []
     for item in f.security:
         keyword = security_keyword(item)
@@ -70,18 +78,12 @@ def prosecutor(dim: Dimension, f: Facts) -> Fields:
     charges += [f"Found: {fact(e)}" for e in f.flaws]
     charges += [f"Missing: {fact(e)}" for e in f.missing]
     charges += [f"Unverified (confidence {e.confidence:.2f}): {fact(e)}" for e in f.weak]
-    proven = len(f.solid)
-    # A bad thing not found earns no credit from this seat: it is simply not a charge.
-    judged = n - len(f.cleared)
-    ratio = proven / judged if judged else 1.0
-    score = 1 + half_up(4 * ratio) - bool(f.missing) - bool(f.weak) - bool(f.flaws)
+    score = 1 + int(4 * share)
     if f.security:
         score = min(score, 2)
-    parts = [
-        f"Critical reading of {n} fact(s) for {dim.name}: {proven} confirmed, "
-        f"{len(f.missing)} missing, {len(f.weak)} unverified, {len(f.flaws)} flaw(s), "
-        f"{len(f.security)} security finding(s)."
-    ]
+    parts = [f"Critical reading of {dim.name}: {len(f.solid)} fact(s) hold, "
+             f"{len(f.adverse)} point against it ({len(f.missing)} missing, "
+             f"{len(f.flaws)} flaw(s), {len(f.security)} security finding(s))."]
     if f.security:
         keyword = security_keyword(f.security[0])
         parts.append(f"Unsafe code stands proven: {keyword or 'a security flaw'} at "
@@ -93,53 +95,37 @@ def prosecutor(dim: Dimension, f: Facts) -> Fields:
     if f.weak:
         parts.append(f"Resting on low confidence only: {_list(f.weak)}.")
     if not charges:
-        example = fact((f.solid or f.cleared)[0])
-        parts.append(f"Nothing left to charge; the facts hold, e.g. {example}.")
-    fixes = [f"fix the {security_keyword(e) or 'security finding'} in {place(e.location)}"
-             for e in f.security]
-    fixes += [f"remove the cause of {short(e.goal, 70)} ({place(e.location)})" for e in f.flaws]
-    fixes += [f"add {short(e.goal, 70)} (looked for in {place(e.location)})" for e in f.missing]
-    fixes += [f"make {short(e.goal, 70)} verifiable in {place(e.location)}" for e in f.weak]
-    fixes = _unique(fixes)[:5]
-    remediation = _sentence(fixes) if fixes else (
-        f"Keep {', '.join(f.files())} under test so the claim stays provable."
-    )
+        parts.append(f"Nothing left to charge; the facts hold, e.g. {fact(f.supports[0])}.")
     return {
         "score": clamp(score),
         "argument": " ".join(parts),
         "cited_evidence": _cite(f.security + f.flaws + f.weak + f.solid),
         "charges": charges or None,
-        "remediation": remediation,
+        "remediation": _remediation(f),
     }
 
 
 def defense(dim: Dimension, f: Facts) -> Fields:
-    """Optimistic lens: credit what exists, partial work and the history of iteration."""
-    n = len(f.items)
-    if n == 0:
-        return {
-            "score": 2,
-            "argument": f"No evidence was shown for {dim.name}. Silence from the detectives "
-            "is not proof the work is absent; the defense cannot credit what it cannot see, "
-            "but asks the court not to presume the worst.",
-            "cited_evidence": [NO_EVIDENCE],
-            "mitigations": ["The detectives produced nothing for this criterion: a gap in "
-                            "collection, not necessarily in the work."],
-            "remediation": f"Make the work for {dim.name} visible in {_where(dim)} where a "
-            "reviewer will look for it.",
-        }
-    if not f.found and not f.cleared:
+    """Optimistic lens: credit every supporting fact, read gaps as unfinished work."""
+    share = f.share()
+    if share is None:
+        fields = _unproven(dim, 2, f"No fact points either way for {dim.name}. Silence from "
+                           "the detectives is not proof the work is absent; the defense "
+                           "cannot credit what it cannot see, but asks the court not to "
+                           "presume the worst.")
+        fields["mitigations"] = ["The detectives produced nothing decisive for this "
+                                 "criterion: a gap in collection, not necessarily in the work."]
+        return fields
+    if not f.supports:
         return {
             "score": 1,
-            "argument": f"The defense concedes {dim.name}: every fact looked for is missing "
-            f"({_list(f.missing)}), so there is no work to credit.",
+            "argument": f"The defense concedes {dim.name}: every fact points against it "
+            f"({_list(f.adverse)}), so there is no work to credit.",
             "cited_evidence": [NO_EVIDENCE],
             "mitigations": None,
-            "remediation": f"Start with {short(f.missing[0].goal, 70)} in "
-            f"{place(f.missing[0].location)}.",
+            "remediation": _remediation(f),
         }
-    credit = len(f.solid) + len(f.cleared) + 0.5 * len(f.weak)
-    score = 2 + half_up(3 * credit / n) + bool(f.history) - bool(f.flaws)
+    score = 2 + half_up(3 * share)
     if f.security:
         score = min(score, 4)
     mitigations = [f"Credit: {fact(e)}" for e in f.solid[:4]]
@@ -147,14 +133,10 @@ def defense(dim: Dimension, f: Facts) -> Fields:
                     for e in f.weak[:3]]
     credited = {e.id for e in f.solid[:4]}
     mitigations += [f"Iteration history: {fact(e)}" for e in f.history[:2] if e.id not in credited]
-    good = f.solid + f.weak
-    parts = [f"Optimistic reading of {n} fact(s) for {dim.name}: {len(good)} show work "
-             f"actually done" + (f", notably {_list(good, 2)}." if good else ".")]
-    if f.cleared:
-        parts.append(f"Nothing bad was found where it was looked for: no {_list(f.cleared, 2)}.")
-        mitigations.append(f"Clean: no {fact(f.cleared[0])}")
+    parts = [f"Optimistic reading of {dim.name}: {len(f.supports)} fact(s) show work that "
+             f"meets it, notably {_list(f.supports, 2)}."]
     if f.weak:
-        parts.append(f"{len(f.weak)} more are partly there and earn partial credit.")
+        parts.append(f"{len(f.weak)} of them rest on low confidence and earn partial credit.")
     if f.history:
         parts.append(f"The history shows iteration rather than a drop-in: {fact(f.history[0])}.")
     if f.missing:
@@ -162,42 +144,29 @@ def defense(dim: Dimension, f: Facts) -> Fields:
                      "not absent intent.")
     if f.security or f.flaws:
         weak_spot = (f.security or f.flaws)[0]
-        parts.append(f"A flagged weakness at {place(weak_spot.location)} is local and "
-                     "fixable; it does not erase the working parts.")
-    todo = [short(e.goal, 70) for e in f.missing[:3]]
-    base = ", ".join(f.files(good or f.found or f.cleared))
-    remediation = (f"Build on what exists in {base}: finish {'; '.join(todo)}." if todo
-                   else f"Document the working parts in {base} so reviewers can find them.")
+        parts.append(f"A weakness at {place(weak_spot.location)} is local and fixable; it "
+                     "does not erase the working parts.")
     return {
         "score": clamp(score),
         "argument": " ".join(parts),
-        "cited_evidence": _cite(f.solid + f.weak + f.history),
+        "cited_evidence": _cite(f.solid + f.weak),
         "mitigations": mitigations or None,
-        "remediation": remediation,
+        "remediation": _remediation(f),
     }
 
 
 def tech_lead(dim: Dimension, f: Facts) -> Fields:
     """Pragmatic lens: does it work, can it be maintained, is the structure sound."""
-    n = len(f.items)
-    if n == 0:
-        return {
-            "score": 1,
-            "argument": f"Nothing shows that {dim.name} works: with no evidence there is "
-            "nothing a colleague could run, debug or extend.",
-            "cited_evidence": [NO_EVIDENCE],
-            "remediation": f"Implement {dim.name} in {_where(dim)} with a test that proves it.",
-        }
-    working = sorted(f.solid + f.weak, key=lambda e: (-e.confidence, e.location, e.goal))
-    mean = sum(e.confidence for e in working) / len(working) if working else 0.0
-    # Only what is there can work; a bad thing not found says nothing about that.
-    judged = n - len(f.cleared)
-    worth = sum(e.confidence for e in working) / judged if judged else 1.0
-    score = 1 + half_up(4 * worth) - bool(f.broken) - bool(f.flaws)
+    share = f.share(weak_credit=0.5)
+    if share is None:
+        return _unproven(dim, 1, f"Nothing shows that {dim.name} works: with no decisive "
+                         "evidence there is nothing a colleague could run, debug or extend.")
+    working = sorted(f.supports, key=lambda e: (-e.confidence, e.location, e.goal))
+    score = 1 + half_up(4 * share) - bool(f.broken)
     if f.security:
         score = min(score, 3)
-    parts = [f"Pragmatic view of {dim.name}: {len(working)} of {n} fact(s) show working "
-             f"parts, mean confidence {mean:.2f}."]
+    parts = [f"Pragmatic view of {dim.name}: {len(working)} fact(s) show working parts "
+             f"against {len(f.adverse)} that do not."]
     if working:
         parts.append(f"Strongest: {fact(working[0])}.")
     if f.missing:
@@ -209,23 +178,12 @@ def tech_lead(dim: Dimension, f: Facts) -> Fields:
     if f.security:
         parts.append(f"The security defect at {fact(f.security[0])} is a correctness bug "
                      "to fix before shipping.")
-    steps = [f"patch {place(e.location)} first" for e in f.security]
-    steps += [f"fix {short(e.goal, 60)} in {place(e.location)}" for e in f.flaws]
-    steps += [f"make {place(e.location)} readable by the tools" for e in f.broken]
-    steps += [f"implement and test {short(e.goal, 60)} in {place(e.location)}"
-              for e in f.missing]
-    steps = _unique(steps)[:4]
-    remediation = _sentence(steps) if steps else (
-        f"Add regression tests around {', '.join(f.files(working))} to keep it working."
-    )
-    defects = [f"Defect: {fact(e)}" for e in f.security + f.flaws + f.broken]
+    defects = [f"Defect: {fact(e)}" for e in f.security + f.flaws + f.broken if e.found]
     return {
         "score": clamp(score),
         "argument": " ".join(parts),
-        "cited_evidence": _cite(
-            working[:5] + f.security + f.flaws + [e for e in f.broken if e.found]
-        ),
+        "cited_evidence": _cite(working[:5] + f.security + f.flaws + f.broken),
         "charges": defects or None,
         "mitigations": [f"Works: {fact(e)}" for e in working[:3]] or None,
-        "remediation": remediation,
+        "remediation": _remediation(f),
     }

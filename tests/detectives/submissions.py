@@ -149,34 +149,46 @@ def tech_lead(state: AgentState):
 JUSTICE = '''"""Chief justice: deterministic rules, no LLM."""
 from src.state import AgentState
 
+WEIGHTS = {"prosecutor": 1, "defense": 1, "tech_lead": 2}
+
 
 def chief_justice(state: AgentState) -> dict:
-    scores = {o.judge: o.score for o in state["opinions"]}
-    p, d, t = scores.get("prosecutor", 3), scores.get("defense", 3), scores.get("tech_lead", 3)
-    final = (p + d + 2 * t) / 4
+    known = set(state["evidences"])
+    scores = {}
+    for o in state["opinions"]:
+        # Fact supremacy: an opinion citing evidence nobody found loses two points.
+        penalty = 2 if any(c not in known for c in o.cited_evidence) else 0
+        scores[o.judge] = max(1, o.score - penalty)
+    total = sum(WEIGHTS[j] * s for j, s in scores.items())
+    final = total / sum(WEIGHTS[j] for j in scores)
     if any("security" in o.argument.lower() for o in state["opinions"]):
-        final = min(final, 3)
+        final = min(final, 3)  # security override caps the score
     variance = max(scores.values()) - min(scores.values())
     if variance > 2:
         dissent = "judges disagree"
+        re_evaluation = True
     else:
-        dissent = None
-    return {"final_report": f"{final} {dissent}"}
+        dissent, re_evaluation = None, False
+    return {"final_report": f"{final} {dissent} {re_evaluation}"}
 '''
 
 TOOLS = '''"""Sandboxed repository tools."""
 import subprocess
 import tempfile
+from urllib.parse import urlparse
 
 
-def clone_repo(url: str) -> str:
-    tmp = tempfile.TemporaryDirectory()
-    try:
-        subprocess.run(["git", "clone", "--", url, tmp.name], check=True, timeout=60,
-                       capture_output=True)
-    except subprocess.CalledProcessError as exc:
-        raise RuntimeError("clone failed") from exc
-    return tmp.name
+def clone_repo(url: str, dest: str) -> None:
+    if urlparse(url).scheme != "https":
+        raise ValueError("only https URLs")
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            subprocess.run(["git", "clone", "--", url, tmp], check=True, timeout=60,
+                           capture_output=True)
+        except subprocess.CalledProcessError as exc:
+            if "Authentication failed" in exc.stderr.decode():
+                raise PermissionError("authentication failed") from exc
+            raise RuntimeError("clone failed") from exc
 '''
 
 DETECTIVES = '''"""Detective nodes."""

@@ -8,7 +8,7 @@ import pytest
 from fakes.anthropic_server import FakeAnthropic
 
 from courtroom.judges.anthropic_backend import AnthropicBackend
-from courtroom.models import Evidence
+from courtroom.models import Direction, Evidence
 from courtroom.rubric import Dimension, JudicialLogic
 
 #: A fake key: tests assert it never leaves the auth header.
@@ -33,10 +33,14 @@ def dimension(ident: str = "safe_tool_engineering") -> Dimension:
 
 def ev(goal: str, *, found: bool = True, location: str = "src/tools.py:10",
        confidence: float = 0.9, tags: tuple[str, ...] = ("tools",),
-       content: str | None = None) -> Evidence:
+       content: str | None = None, direction: Direction | None = None,
+       rationale: str = "checked by a test") -> Evidence:
+    # Unless told, a found fact supports the criterion; a missing one or a security
+    # finding counts against it.
+    way: Direction = direction or ("supports" if found and "security" not in tags else "adverse")
     return Evidence.make(detective="test", goal=goal, found=found, location=location,
-                         rationale="checked by a test", confidence=confidence,
-                         content=content, tags=tags)
+                         rationale=rationale, confidence=confidence,
+                         content=content, tags=tags, direction=way)
 
 
 def mixed_evidence() -> list[Evidence]:

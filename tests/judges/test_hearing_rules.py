@@ -19,14 +19,17 @@ from courtroom.models import JUDGES, Evidence, EvidenceRequest, JudicialOpinion
 from courtroom.rubric import CourtParameters, Rubric
 from courtroom.trace import Trace
 
-FOUND = make_evidence("Graph fans out", location="src/graph.py:10")
-WEAK = [make_evidence(f"Partly wired node {i}", location=f"src/n{i}.py:1", confidence=0.4)
-        for i in range(3)]
+FOUND = make_evidence("Graph fans out", location="src/graph.py:10", direction="supports")
+WEAK = [make_evidence(f"Partly wired node {i}", location=f"src/n{i}.py:1", confidence=0.4,
+                      direction="supports")
+        for i in range(12)]
 HISTORY = make_evidence("Twelve commits over four days", location="abcdef1",
-                        tags=("github_repo", "git"), detective="history")
+                        tags=("github_repo", "git"), detective="history", direction="supports")
 SHELL = make_evidence("subprocess with shell=True", location="src/tools.py:7",
-                      tags=("github_repo", "security"), detective="security")
-MISSING = make_evidence("Error edge after the judges", location="src/edges.py:1", found=False)
+                      tags=("github_repo", "security"), detective="security",
+                      direction="adverse")
+MISSING = make_evidence("Error edge after the judges", location="src/edges.py:1", found=False,
+                        direction="adverse")
 ANSWER = make_evidence("Error edge after the judges (second look)", location="src/edges.py:12",
                        content="add_conditional_edges(...)", detective="remand")
 
@@ -51,6 +54,15 @@ def test_unbacked_mitigation_moves_nobody() -> None:
     pros = opinion("Prosecutor", "c", 1, cites=[FOUND.id])
     unbacked = opinion("Defense", "c", 5, cites=[MISSING.id], mitigations=["Trust me."])
     assert revise(request("Prosecutor", pros, [unbacked], [FOUND, MISSING])).score == 1
+
+
+def test_a_mitigation_citing_an_adverse_fact_is_not_backed() -> None:
+    # Found, but pointing against the criterion: citing it backs no mitigation.
+    flaw = make_evidence("Chief justice delegates the verdict to an LLM", found=True,
+                         location="src/justice.py:9", direction="adverse")
+    pros = opinion("Prosecutor", "c", 1, cites=[flaw.id])
+    spin = opinion("Defense", "c", 4, cites=[flaw.id], mitigations=["It decides fast."])
+    assert revise(request("Prosecutor", pros, [spin], [flaw])).score == 1
 
 
 def test_security_charge_lowers_the_defense_to_three() -> None:
@@ -169,6 +181,7 @@ def test_offline_security_dispute_caps_the_defense() -> None:
 
 
 def test_offline_agreement_is_a_plea() -> None:
-    solid = [make_evidence(f"Solid {i}", location=f"src/s{i}.py:1") for i in range(3)]
+    solid = [make_evidence(f"Solid {i}", location=f"src/s{i}.py:1", direction="supports")
+             for i in range(3)]
     _, outcome, _ = offline_court(solid)
     assert outcome.records["c"].path == "plea" and outcome.records["c"].extra_calls == 0

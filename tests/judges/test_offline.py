@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import sys
 import types
+from collections import Counter
+from pathlib import Path
 
+from detectives.submissions import flawed_submission, mixed_submission
+
+from courtroom.config import AuditConfig
 from courtroom.judges.base import JudgeRequest
+from courtroom.judges.envelope import evidence_data
 from courtroom.judges.offline import OfflineBackend
 from courtroom.models import JUDGES, NO_EVIDENCE, JudicialOpinion
+from courtroom.pipeline import audit
 
 from .conftest import dimension, ev, mixed_evidence
 
@@ -59,7 +66,7 @@ def test_defense_credits_partial_work_and_history():
 
 def test_techlead_weighs_working_parts_and_defects():
     op = opine("TechLead", mixed_evidence())
-    assert "mean confidence" in op.argument
+    assert "3 fact(s) show working parts against 2" in op.argument
     assert op.charges and op.charges[0].startswith("Defect:")
     assert op.score <= 3  # a security defect caps what "it works" can earn
 
@@ -68,8 +75,8 @@ def test_no_evidence_cites_the_sentinel():
     for persona in JUDGES:
         op = opine(persona, [])
         assert op.cited_evidence == [NO_EVIDENCE]
-        assert "evidence" in op.argument.lower()
-        assert op.remediation
+        assert "safe tool engineering" in op.argument.lower()
+        assert op.remediation and "clones and runs git" in op.remediation
 
 
 def test_nothing_found_cites_no_evidence_and_names_the_absence():
@@ -88,12 +95,21 @@ def test_citations_are_real_found_ids():
         assert op.cited_evidence and set(op.cited_evidence) <= found
 
 
-def test_remediation_names_files_from_evidence_locations():
+def test_remediation_names_the_place_and_the_change_of_each_adverse_fact():
     for persona in JUDGES:
         op = opine(persona, mixed_evidence())
-        assert op.remediation and "src/" in op.remediation
-    pdf = [ev("Fan-in explained", location="pdf:page 3", tags=("pdf_report",), confidence=0.3)]
-    assert "the PDF report (page 3)" in (opine("Prosecutor", pdf).remediation or "")
+        assert op.remediation and "`src/tools.py:12`" in op.remediation
+    gap = [ev("Fan-in explained", found=False, location="pdf:page 3", tags=("pdf_report",),
+              rationale="The report never explains the join. Fix: explain the fan-in node.")]
+    assert opine("Prosecutor", gap).remediation == (
+        "PDF page 3: The report never explains the join; explain the fan-in node.")
+
+
+def test_no_advice_to_add_what_exists():
+    held = [ev("Reducer on the opinions field", location="src/state.py:12", tags=("state",)),
+            ev("Typed graph state", location="src/state.py:9", tags=("state",))]
+    for persona in JUDGES:
+        assert opine(persona, held).remediation is None
 
 
 def test_file_paths_keep_their_case():
@@ -124,29 +140,99 @@ def test_hearing_without_rules_stands_by_previous(monkeypatch):
     assert isinstance(out, JudicialOpinion) and out == previous
 
 
+def test_an_adverse_fact_is_never_credit_even_when_found():
+    # "found: true" only says the detective saw it; the fact points against the criterion.
+    verdicts = [ev("Chief justice delegates the verdict to an LLM call",
+                   location="src/justice.py:40", tags=("synthesis",), direction="adverse"),
+                ev("No retry around the model call", location="src/judges.py:12",
+                   tags=("synthesis",), direction="adverse")]
+    ops = {p: opine(p, verdicts) for p in JUDGES}
+    assert ops["Defense"].score == 1 and ops["Defense"].mitigations is None
+    assert ops["Defense"].cited_evidence == [NO_EVIDENCE]
+    assert ops["TechLead"].score == 1 and ops["TechLead"].mitigations is None
+    assert ops["Prosecutor"].score == 1
+    assert any("LLM call" in c for c in ops["Prosecutor"].charges or [])
+
+
+def test_context_facts_earn_nothing():
+    background = [ev("Python sources present", location=".", direction="context")]
+    assert {p: opine(p, background).score for p in JUDGES} == {
+        "Prosecutor": 1, "Defense": 2, "TechLead": 1}
+
+
 def test_a_bad_thing_not_found_is_good_news():
-    clean = [ev("Bulk upload (commits clustered within minutes)", found=False,
+    clean = [ev("Code arrived in steps (no bulk upload)", found=True,
                 location="0a1b2c3d4e5f6", tags=("git", "history")),
              ev("Commit history", location="0a1b2c3d4e5f6", tags=("git", "history"))]
     pros = opine("Prosecutor", clean)
-    assert not any("Bulk upload" in c for c in pros.charges or [])
-    assert "add Bulk upload" not in (pros.remediation or "").lower()
+    assert not pros.charges and pros.remediation is None
     assert pros.score == 5  # nothing left to charge
-    assert "no Bulk upload" in opine("Defense", clean).argument
 
 
 def test_a_bad_thing_found_is_charged():
-    dirty = [ev("Bulk upload (commits clustered within minutes)", location="0a1b2c3d4e5f6",
-                tags=("git", "history")),
+    dirty = [ev("Bulk upload: most of the code arrived in one burst", location="0a1b2c3d4e5f6",
+                tags=("git", "history"), direction="adverse"),
              ev("Commit history", location="0a1b2c3d4e5f6", tags=("git", "history"))]
     pros = opine("Prosecutor", dirty)
     assert any(c.startswith("Found: Bulk upload") for c in pros.charges or [])
     assert dirty[0].id in pros.cited_evidence
     assert any("Bulk upload" in c for c in opine("TechLead", dirty).charges or [])
-    assert not any("Iteration history: Bulk" in m
-                   for m in opine("Defense", dirty).mitigations or [])
+    assert not any("Bulk" in m for m in opine("Defense", dirty).mitigations or [])
+    assert dirty[0].id not in opine("Defense", dirty).cited_evidence
 
 
+def test_the_share_of_aspects_sets_the_score():
+    def aspects(held: int, failed: int) -> list:
+        return ([ev(f"Aspect {i} holds", location=f"src/a{i}.py:1") for i in range(held)]
+                + [ev(f"Aspect {i} fails", location=f"src/b{i}.py:1", direction="adverse")
+                   for i in range(failed)])
+    scores = {(h, a): [opine(p, aspects(h, a)).score for p in JUDGES]
+              for h, a in ((5, 0), (3, 1), (1, 1), (1, 3))}
+    assert scores[(5, 0)] == [5, 5, 5]
+    assert scores[(3, 1)] == [4, 4, 4]
+    assert scores[(1, 1)] == [3, 4, 3]
+    assert scores[(1, 3)] == [2, 3, 2]
+    # One goal found in twelve places is still one aspect.
+    many = [ev("Typed model", location=f"src/m{i}.py:1") for i in range(12)]
+    assert opine("TechLead", [*many, *aspects(0, 1)]).score == 3
 def test_whole_repository_location_reads_as_words():
     item = [ev("StateGraph orchestration", found=False, location=".")]
     assert "the repository" in (opine("TechLead", item).remediation or "")
+
+
+def test_claude_judges_are_shown_the_same_directions():
+    shown = evidence_data(mixed_evidence())
+    assert [s["direction"] for s in shown] == [e.direction for e in mixed_evidence()]
+    assert shown[0]["direction"] == "adverse"
+
+
+def test_a_found_security_finding_is_adverse_by_its_tag():
+    finding = ev("Shell string built from the request", location="src/run.py:4",
+                 tags=("security",), direction="context")
+    ops = {p: opine(p, [finding, ev("Argument lists", location="src/a.py:1")]) for p in JUDGES}
+    assert finding.id not in ops["Defense"].cited_evidence
+    assert ops["Prosecutor"].score <= 2 and ops["TechLead"].score <= 3
+
+
+def test_each_adverse_fact_is_its_own_charge_but_credit_counts_once():
+    quotes = [ev("Report quotes code text that is not in the repository",
+                 location=f"pdf:page {p}", tags=("claims",), direction="adverse")
+              for p in (2, 4)]
+    held = [ev(f"Claim {i} checked against the code", location="pdf:page 1",
+               tags=("claims",)) for i in range(7)]
+    # 7 aspects hold and 2 false quotations: a share of 7 / 9, not 7 / 8.
+    assert opine("TechLead", held + quotes).score == 4
+    assert opine("TechLead", held + quotes[:1]).score == 5
+
+
+def test_no_remediation_line_repeats_across_three_criteria(tmp_path: Path) -> None:
+    for build in (flawed_submission, mixed_submission):
+        repo = build(tmp_path / build.__name__)
+        outcome = audit(AuditConfig(target=str(repo), out_dir=tmp_path / f"{build.__name__}-out",
+                                    use_cache=False))
+        assert outcome.verdict is not None
+        lines: Counter[str] = Counter()
+        for result in outcome.verdict.criteria:
+            advice = {line.lstrip("- ").strip() for line in result.remediation.splitlines()}
+            lines.update(advice - {"No remediation proposed."})
+        assert lines and max(lines.values()) < 3, lines.most_common(2)
