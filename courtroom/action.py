@@ -23,6 +23,7 @@ from courtroom.action_event import (
     Subject,
     checkout_mismatch,
     config_from_env,
+    inside,
     resolve_pdf,
     resolve_subject,
 )
@@ -37,6 +38,7 @@ from courtroom.action_runners import (
 from courtroom.errors import (
     EXIT_CRITICAL,
     EXIT_OK,
+    ConfigError,
     CourtroomError,
     PublishError,
 )
@@ -134,13 +136,18 @@ def _request(config: ActionConfig, subject: Subject, previous: PreviousAudit | N
     pdf, refused = resolve_pdf(config)
     if refused:
         print(f"::warning::{escape_data(refused)}")
+    rubric = config.workspace / config.rubric if config.rubric else None
+    if rubric is not None and not inside(config.workspace, rubric):
+        # The file is the PR's to replace: a link would read any file on the runner.
+        raise ConfigError(f"input rubric: {config.rubric} is a symbolic link or lies "
+                          "outside the workspace; Courtroom reads only files in the checkout")
     return AuditRequest(
         workspace=config.workspace,
         out_dir=config.out_dir,
         display_name=config.repository,
         commit=subject.head_sha,
         pdf=pdf,
-        rubric=(config.workspace / config.rubric) if config.rubric else None,
+        rubric=rubric,
         model=config.model,
         api_key=config.anthropic_api_key,
         fail_below=config.fail_below,

@@ -317,3 +317,19 @@ def test_a_hostile_failure_reason_is_shown_inert(
     summary = check["output"]["summary"]
     assert "](https://" not in summary and "@org" not in summary and "\u202e" not in summary
     assert "@org" not in (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.parametrize("rubric", ["rubric.json", "../rubric.json"])
+def test_the_rubric_input_never_follows_a_link_or_leaves_the_workspace(
+    tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str], rubric: str
+) -> None:
+    env = make_env(tmp_path, fake, rubric=rubric)
+    (tmp_path / "rubric.json").write_text("{}")
+    (tmp_path / "workspace" / "rubric.json").symlink_to(tmp_path / "rubric.json")
+    audit = FakeAudit()
+    with pytest.raises(ConfigError, match="input rubric"):
+        action(config_from_env(env), publisher_factory, audit)
+    assert not audit.requests
+    env["INPUT_RUBRIC"] = "rubric.json"
+    assert main(env) == 2  # the whole action: one line, exit 2
+    assert capsys.readouterr().out.startswith("::error::courtroom: input rubric")
