@@ -6,15 +6,24 @@ Prints the wall time of ``run_detectives`` (cold: first run in the process; warm
 fresh workspace after warm-up), each detective's time, peak memory, and bandit alone on
 the same files (bandit's own BanditManager, the usual way to run it). Goal: under 3 s
 and under 2x bandit alone on 2 cores.
+
+Growth: ``--growth 200,1000,5000 [--source real|generated]`` runs the evidence phase once
+per size in a fresh interpreter (so each size's peak RSS is its own) on real library code
+(the installed site-packages, files in sorted order) or on the generated look-alike code,
+and prints seconds, CPU seconds, peak RSS and bandit alone side by side.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import resource
+import shutil
+import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 import tracemalloc
@@ -134,12 +143,13 @@ def build(root: Path, files: int, commits: int, pages: int) -> tuple[Path, Path]
     return repo, pdf
 
 
-def evidence_phase(repo: Path, pdf: Path) -> tuple[float, int, list[str]]:
+def evidence_phase(repo: Path, pdf: Path | None) -> tuple[float, int, list[str]]:
     """One run of the evidence phase on a fresh workspace: (seconds, items, errors)."""
     pdf_read._cache.clear()  # an honest run reads the PDF again
     start = time.perf_counter()
     with open_workspace(str(repo), timeout=60) as ws:
-        evidence, errors = run_detectives(Case(workspace=ws, pdf=pdf, pdf_display=pdf.name))
+        evidence, errors = run_detectives(Case(workspace=ws, pdf=pdf,
+                                               pdf_display=pdf.name if pdf else None))
     return time.perf_counter() - start, len(evidence), errors
 
 
@@ -157,16 +167,74 @@ def bandit_alone(repo: Path) -> tuple[float, int]:
     return time.perf_counter() - start, len(mgr.get_issue_list())
 
 
+def real_repo(root: Path, files: int) -> Path:
+    """A repository of ``files`` real library modules copied from site-packages."""
+    site = Path(sysconfig.get_paths()["purelib"])
+    chosen = sorted(p for p in site.rglob("*.py") if p.stat().st_size < 600_000)[:files]
+    for path in chosen:
+        target = root / "repo" / path.relative_to(site)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    subprocess.run(["git", "init", "-q", str(root / "repo")], check=True)
+    subprocess.run(["git", "-C", str(root / "repo"), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(root / "repo"), "-c", "user.name=b", "-c",
+                    "user.email=b@b", "commit", "-qm", "library code"], check=True)
+    return root / "repo"
+
+
+def one_size(files: int, source: str) -> None:
+    """Child of --growth: one size, printed as one JSON line."""
+    with tempfile.TemporaryDirectory(prefix="courtroom-bench-") as tmp:
+        if source == "real":
+            repo, pdf = real_repo(Path(tmp), files), None
+        else:
+            repo, pdf = build(Path(tmp), files, 20, 2)
+        cpu = time.process_time()
+        seconds, _, errors = evidence_phase(repo, pdf)
+        cpu = time.process_time() - cpu
+        timings = dict(LAST_TIMINGS)
+        # The audit's own high-water mark, taken before bandit alone runs in this process.
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        bandit = bandit_alone(repo)[0]
+    print(json.dumps({"files": files, "seconds": seconds, "cpu": cpu + children.ru_utime,
+                      "security": timings.get("security", 0.0), "rss_mb": rss,
+                      "bandit": bandit, "errors": errors}))
+
+
+def growth(sizes: list[int], source: str) -> None:
+    """Each size in its own interpreter; a table of the growth."""
+    print(f"growth on {source} code (evidence phase vs bandit alone, same files):")
+    print(f"{'files':>6} {'audit s':>8} {'cpu s':>7} {'security s':>10} {'bandit s':>9} "
+          f"{'ratio':>6} {'peak RSS MB':>11}")
+    for n in sizes:
+        out = subprocess.run([sys.executable, __file__, "--one", str(n), "--source", source],
+                             capture_output=True, text=True, check=True).stdout
+        row = json.loads(out.strip().splitlines()[-1])
+        print(f"{n:>6} {row['seconds']:>8.1f} {row['cpu']:>7.1f} {row['security']:>10.1f} "
+              f"{row['bandit']:>9.1f} {row['seconds'] / row['bandit']:>6.2f} "
+              f"{row['rss_mb']:>11.0f}", flush=True)
+
+
 def main() -> None:
     """Build the fixtures, time everything, print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--files", type=int, default=200)
     parser.add_argument("--commits", type=int, default=100)
     parser.add_argument("--pages", type=int, default=10)
+    parser.add_argument("--growth", help="comma-separated sizes, e.g. 200,1000,5000")
+    parser.add_argument("--source", choices=("real", "generated"), default="real")
+    parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         cpus = sorted(os.sched_getaffinity(0))[:2]
         os.sched_setaffinity(0, cpus)
+    if args.one:
+        one_size(args.one, args.source)
+        return
+    if args.growth:
+        growth([int(n) for n in args.growth.split(",")], args.source)
+        return
     with tempfile.TemporaryDirectory(prefix="courtroom-bench-") as tmp:
         t0 = time.perf_counter()
         repo, pdf = build(Path(tmp), args.files, args.commits, args.pages)

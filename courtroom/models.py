@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from courtroom.findings import SecurityReport
+
 JudgeName = Literal["Prosecutor", "Defense", "TechLead"]
 JUDGES: tuple[JudgeName, ...] = ("Prosecutor", "Defense", "TechLead")
 Conclusion = Literal["success", "failure", "neutral"]
@@ -252,4 +254,6 @@ class Verdict(BaseModel):
     criteria: list[CriterionResult]
     errors: list[str] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
+    security: SecurityReport | None = Field(
+        default=None, description="The security scan: coverage, counts, every finding.")
     integrity: dict[str, object] | None = None

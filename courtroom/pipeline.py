@@ -13,11 +13,12 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from courtroom import chief_justice, court, integrity
+from courtroom import chief_justice, court, integrity, sarif
 from courtroom.config import AuditConfig
 from courtroom.detectives import open_workspace, run_detectives
 from courtroom.detectives.base import Case
 from courtroom.detectives.common import SCAN_INCOMPLETE, one_line
+from courtroom.detectives.security import security_report
 from courtroom.docket import evidence_for
 from courtroom.errors import EXIT_CRITICAL, EXIT_FAILURE, EXIT_OK, SynthesisError
 from courtroom.judges import JudgeBench, OpinionCache, make_backend
@@ -204,6 +205,7 @@ def _run(
         criteria=results,
         errors=errors,
         usage=bench.usage,
+        security=security_report(case.workspace),
     )
     trace.event("verdict", "concluded", overall_score=overall, conclusion=conclusion)
     verdict = integrity.seal(verdict, integrity.signing_key())
@@ -250,14 +252,16 @@ def _opening(
 
 
 def write_outputs(out: Path, verdict: Verdict, trace: Trace) -> dict[str, Path]:
-    """Write verdict.json, report.md and trace.jsonl into ``out``."""
+    """Write verdict.json, findings.sarif, report.md and trace.jsonl into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     paths = {
         "verdict": out / "verdict.json",
+        "sarif": out / "findings.sarif",
         "report": out / "report.md",
         "trace": out / "trace.jsonl",
     }
     paths["verdict"].write_text(verdict.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    paths["sarif"].write_text(sarif.dumps(verdict.security), encoding="utf-8")
     with trace.span("render", "report"):
         paths["report"].write_text(render_report(verdict), encoding="utf-8")
     trace.write(paths["trace"])

@@ -100,7 +100,7 @@ def diagrams(case: Case) -> list[Evidence]:
     """Locate diagrams (drawn, written as text, embedded images) and say what they show."""
     pdf = load_pdf(case.pdf, case.pdf_display)
     if pdf.problem is not None and not pdf.pages:
-        return [unusable(NAME, pdf, TAGS)]
+        return [unusable(NAME, pdf, TAGS, given=case.pdf is not None)]
     out: list[Evidence] = []
     for page in pdf.pages:
         out += [_image(page, box) for box in page.images[:6]]

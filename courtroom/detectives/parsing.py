@@ -42,6 +42,12 @@ def matches(name: str, node: Node) -> list[dict[str, list[Node]]]:
     return [caps for _idx, caps in cursor.matches(node)]
 
 
+def captures(name: str, node: Node) -> dict[str, list[Node]]:
+    """Run a named query over ``node``; nodes by capture name, in document order."""
+    found = tree_sitter.QueryCursor(query(name)).captures(node)
+    return {key: sorted(nodes, key=lambda n: n.start_byte) for key, nodes in found.items()}
+
+
 @dataclass
 class SourceFile:
     """One parsed Python file."""
@@ -74,6 +80,10 @@ class SourceIndex:
     files: list[SourceFile]
     skipped: list[str]
     python_count: int
+    #: Source files in the tree that could not be read (over the size cap, unreadable),
+    #: with the reason: code may hide there. Binary files (NUL bytes, which Python refuses
+    #: to run) and links out of the tree are skipped but are not source.
+    unexamined: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def with_errors(self) -> list[SourceFile]:
@@ -108,14 +118,28 @@ def build_index(ws: Workspace) -> SourceIndex:
     """Parse every Python file of the workspace."""
     files: list[SourceFile] = []
     skipped: list[str] = []
+    unexamined: list[tuple[str, str]] = []
     paths = ws.files((".py",))
     for rel in paths:
         data = ws.read_bytes(rel, limit=MAX_PARSE_BYTES)
         if data is None or b"\x00" in data[:4096]:
             skipped.append(rel)
+            real = ws.path_of(rel)
+            if data is None and real is not None:
+                unexamined.append((rel, _why_unread(real)))
             continue
         files.append(parse_bytes(rel, data))
-    return SourceIndex(files, skipped, len(paths))
+    return SourceIndex(files, skipped, len(paths), unexamined)
+
+
+def _why_unread(real: Path) -> str:
+    """Why a file inside the tree could not be read as source."""
+    try:
+        size = real.stat().st_size
+    except OSError as exc:
+        return f"unreadable ({type(exc).__name__})"
+    return f"over the {MAX_PARSE_BYTES:,}-byte limit ({size:,} bytes)" \
+        if size > MAX_PARSE_BYTES else "unreadable"
 
 
 def source_index(ws: Workspace) -> SourceIndex:
@@ -142,10 +166,23 @@ def string_value(sf: SourceFile, node: Node | None) -> str | None:
         if child.type == "interpolation":
             return None
         if child.type == "string_content":
-            out.append(sf.text(child))
+            out.append(_content(sf, child))
         elif child.type == "escape_sequence":
             out.append(_unescape(sf.text(child)))
     return "".join(out)
+
+
+def _content(sf: SourceFile, node: Node) -> str:
+    """A string's content with its escape sequences (children of the content) decoded."""
+    pieces: list[str] = []
+    cursor = node.start_byte
+    for child in node.children:
+        if child.type == "escape_sequence":
+            pieces.append(sf.source[cursor:child.start_byte].decode("utf-8", "replace"))
+            pieces.append(_unescape(sf.text(child)))
+            cursor = child.end_byte
+    pieces.append(sf.source[cursor:node.end_byte].decode("utf-8", "replace"))
+    return "".join(pieces)
 
 
 def _unescape(seq: str) -> str:

@@ -21,8 +21,14 @@ NAME = "report"
 MAX_HALLUCINATED = 12
 
 
-def unusable(name: str, pdf: PdfData, tags: tuple[str, ...]) -> Evidence:
-    """The fact that the PDF could not be read, and why."""
+def unusable(name: str, pdf: PdfData, tags: tuple[str, ...], *, given: bool) -> Evidence:
+    """The fact that there is no PDF to read (none given) or that it could not be read, and why."""
+    if not given:
+        # Nothing was given: an absence, not a broken file the author should "make readable".
+        # Context, not adverse: with no report there is nothing to hold against it, so each
+        # criterion is judged unproven and its own remediation names what it looks for.
+        return make(name, "PDF report given", False, "pdf", "The audit was given no PDF report.",
+                    0.95, (*tags, "missing"), content=pdf.problem)
     return make(name, "PDF report readable", False, "pdf", f"{pdf.display}: {pdf.problem}.", 0.95,
                 (*tags, "missing", "parse_error"), content=pdf.problem)
 
@@ -33,7 +39,7 @@ def report(case: Case) -> list[Evidence]:
     pdf = load_pdf(case.pdf, case.pdf_display)
     topics = (PDF, "concepts", "claims", "paths")
     if pdf.problem is not None:
-        return [unusable(NAME, pdf, topics)]
+        return [unusable(NAME, pdf, topics, given=case.pdf is not None)]
     chars = sum(len(p.text) for p in pdf.pages)
     out = [make(NAME, "PDF report readable", True, "pdf:page 1",
                 f"{pdf.display}: {pdf.page_count} pages, {chars} characters of text extracted "

@@ -1,9 +1,9 @@
 """Checks bandit does not make, written over the tree-sitter tree.
 
-- path traversal (CWE-22): a path joined from an externally influenced part and opened,
-  in a function with no containment check (resolve/realpath + is_relative_to/commonpath);
 - cloning into the working directory (CWE-668): ``git clone URL`` with no destination,
-  or with ``.``/``os.getcwd()``/``Path.cwd()`` as destination, instead of a temp dir.
+  or with ``.``/``os.getcwd()``/``Path.cwd()`` as destination, instead of a temp dir;
+- committed secrets (CWE-798): long literals assigned to secret-named variables or shaped
+  like known API keys. (Flows into sinks, path traversal included, are the taint engine's.)
 """
 
 from __future__ import annotations
@@ -15,18 +15,11 @@ from courtroom.detectives.parsing import (
     Node,
     SourceFile,
     call_arguments,
-    enclosing,
     matches,
     node_text,
     string_value,
 )
 
-_OPENERS = {"open", "send_file", "FileResponse", "copyfile", "copy", "rmtree", "unlink",
-            "read_text", "read_bytes", "write_text", "write_bytes", "remove", "extractall"}
-_JOINERS = re.compile(r"os\.path\.join\(|\bPath\([^)]*,|[\w\])]\s*/\s*\w|f[\"'][^\"']*\{[^}]+\}/|"
-                      r"\+\s*[\"']/|[\"']/[\"']\s*\+")
-_CONTAINED = re.compile(r"is_relative_to|commonpath|realpath|\.resolve\(|secure_filename|"
-                        r"relative_to\(|startswith\(")
 _CWD = re.compile(r"^(\"\.\"|'\.'|os\.getcwd\(\)|Path\.cwd\(\)|os\.curdir)$")
 
 
@@ -40,69 +33,6 @@ class RuleHit:
     cwe: int
     severity: str
     text: str
-
-
-def _func_text(sf: SourceFile, node: Node) -> str:
-    """The text of the function enclosing node."""
-    scope = enclosing(node, ("function_definition",))
-    return sf.text(scope) if scope is not None else ""
-
-
-def _variable_tail(value: Node) -> Node | None:
-    """The appended (relative) part of a joined path, when it is not a constant.
-
-    ``folder / KEY_FILE`` is not traversal: the attacker-controlled part would have to be
-    what is appended, so only the parts after the base are examined.
-    """
-    node = value
-    while node.type == "parenthesized_expression" and node.named_children:
-        node = node.named_children[0]
-    if node.type == "binary_operator":
-        right = node.child_by_field_name("right")
-        return None if right is None or _constant(right) else right
-    if node.type == "call":
-        positional, _ = call_arguments(node.child_by_field_name("arguments"))
-        rest = [p for p in positional[1:] if not _constant(p)]
-        return rest[0] if rest else None
-    if node.type == "string":
-        parts = [c for c in node.named_children if c.type == "interpolation"]
-        return parts[-1] if len(parts) >= 2 else None
-    return None
-
-
-def _constant(node: Node) -> bool:
-    """Whether a path part is a literal or an ALL_CAPS constant."""
-    if re.fullmatch(r"[A-Z][A-Z0-9_]*", node_text(node)):
-        return True  # a module constant such as KEY_FILE
-    if node.type not in ("string", "integer"):
-        return False
-    return not any(c.type == "interpolation" for c in node.named_children)
-
-
-def path_traversal(sf: SourceFile) -> list[RuleHit]:
-    """Joined paths reaching file operations without a containment check."""
-    hits: list[RuleHit] = []
-    for caps in matches("calls", sf.root):
-        name = node_text(caps.get("call.name", caps.get("call.method", [None]))[0])
-        if name not in _OPENERS:
-            continue
-        call = caps.get("call.plain", caps.get("call.method_call", [None]))[0]
-        if call is None:
-            continue
-        positional, _ = call_arguments(caps["call.args"][0])
-        value = positional[0] if positional and "call.name" in caps else (
-            caps["call.object"][0] if "call.object" in caps else None)
-        if value is None or not _JOINERS.search(sf.text(value)):
-            continue
-        tail = _variable_tail(value)
-        if tail is None:
-            continue
-        if _CONTAINED.search(_func_text(sf, call)):
-            continue
-        hits.append(RuleHit("path_traversal", call, tail, 22, "MEDIUM",
-                            f"Path built by joining a variable part reaches {name}() with no "
-                            "containment check (resolve + is_relative_to)."))
-    return hits
 
 
 def _clone_parts(sf: SourceFile, node: Node) -> list[str] | None:

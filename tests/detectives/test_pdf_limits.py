@@ -57,11 +57,13 @@ def test_a_page_of_a_million_rectangles_keeps_its_text_not_its_drawings(
 
 
 def test_the_time_limit_kills_the_parser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pdf_read, "PDF_SECONDS", 1.5)
+    # Just over the 1 s floor: interpreter start-up alone leaves too little to parse the page.
+    monkeypatch.setattr(pdf_read, "PDF_SECONDS", 1.05)
     bomb = rect_bomb(tmp_path / "rects.pdf", rectangles=1_500_000)
     started = time.monotonic()
     pdf = load_pdf(bomb, "rects.pdf")
-    assert time.monotonic() - started < 4
+    # Unlimited, this page takes minutes; the bound leaves room for a loaded 2-core machine.
+    assert time.monotonic() - started < 20
     assert pdf.problem is not None and "time limit" in pdf.problem
 
 

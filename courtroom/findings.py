@@ -1,0 +1,64 @@
+"""Security findings as data: what ``verdict.json`` lists and ``findings.sarif`` exports.
+
+Every finding is kept (none is dropped to save space): confirmed ones gate the verdict,
+unconfirmed ones are hints a reader can check. ``SecurityReport`` also says what the scan
+covered, so a file it could not examine is never silently lost.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Precision = Literal["very-high", "high", "medium", "low"]
+
+
+class FlowStep(BaseModel):
+    """One hop of attacker data on its way to the sink (1-based line and column)."""
+
+    path: str
+    line: int
+    column: int
+    note: str
+
+
+class SecurityFinding(BaseModel):
+    """One located finding, confirmed (attacker data shown to reach it) or not."""
+
+    rule_id: str = Field(description="courtroom/<rule> or bandit/<test id>.")
+    name: str = Field(description="Plain-words kind: 'shell injection', 'sql injection'...")
+    cwe: int
+    severity: Literal["HIGH", "MEDIUM", "LOW"]
+    precision: Precision
+    path: str
+    line: int
+    column: int
+    message: str
+    confirmed: bool
+    in_test: bool = Field(description="In test, fixture or example code: never confirmed.")
+    reason: str = Field(description="Why it is (or is not) confirmed.")
+    tools: list[str] = Field(default_factory=list, description="Engines that reported it.")
+    flow: list[FlowStep] = Field(default_factory=list, description="Source-to-sink path.")
+
+    @property
+    def fingerprint(self) -> str:
+        """Stable across runs and line shifts: rule, file and the sink's source text hash."""
+        key = "\x1f".join((self.rule_id, self.path, self.message))
+        return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+
+
+class SecurityReport(BaseModel):
+    """The security scan: its coverage, its counts and every finding."""
+
+    files_examined: int = 0
+    bandit_scanned: int = 0
+    tree_sitter_only: list[str] = Field(
+        default_factory=list,
+        description="Files bandit could not parse (newer syntax) that the taint engine examined.")
+    not_examined: list[str] = Field(
+        default_factory=list, description="Files left unexamined, each with the reason.")
+    confirmed: int = 0
+    unconfirmed: int = 0
+    findings: list[SecurityFinding] = Field(default_factory=list)
