@@ -143,6 +143,8 @@ def test_entrypoint_runs_as_the_runner_would(tmp_path: Path, fake: FakeGitHub) -
     assert verdicts[1]["usage"]["cached_opinions"] >= 30
     assert verdicts[1]["overall_score"] == verdicts[0]["overall_score"]
     assert outputs(tmp_path)["score"] == f"{verdicts[1]['overall_score']:.2f}"
+    assert outputs(tmp_path)["sarif-path"] == "courtroom-report/findings.sarif"
+    assert (workspace / "courtroom-report" / "findings.sarif").is_file()
     body = next(iter(fake.comments.values()))["body"]
     assert "sk-ant-test-key" not in body and "ghs_e2e" not in body
 
