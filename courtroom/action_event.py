@@ -8,6 +8,8 @@ GitHub except ``resolve_commit`` for ``workflow_dispatch``, which must ask for t
 from __future__ import annotations
 
 import json
+import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +21,7 @@ from courtroom.errors import ConfigError, PublishError
 REPORT_DIR = "courtroom-report"
 TRUE = {"true", "yes", "1", "on"}
 FALSE = {"false", "no", "0", "off", ""}
+PROVIDERS = ("anthropic", "bedrock", "vertex")
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,16 @@ class ActionConfig:
     temp_dir: Path | None = None
     #: Publish this verdict.json instead of auditing (the workflow_run half of fork PRs).
     verdict: str | None = None
+    #: COURTROOM_SIGNING_KEY: a verdict to publish must carry a valid HMAC under it.
+    signing_key: bytes | None = field(default=None, repr=False)
+    provider: str = "anthropic"
+    max_cost_usd: float | None = None
+    max_concurrency: int | None = None
+    judge_timeout: float | None = None
+    clone_timeout: float | None = None
+    #: The provider's cloud region (aws-region for bedrock, vertex-region for vertex).
+    region: str | None = None
+    project_id: str | None = None
 
     @property
     def out_dir(self) -> Path:
@@ -81,6 +94,63 @@ def _number(raw: str, name: str, kind: type[int] | type[float]) -> Any:
         raise ConfigError(f"input {name} must be a number, got {raw!r}") from None
 
 
+def _positive(env: Mapping[str, str], name: str, kind: type[int] | type[float]) -> Any:
+    value = _number(_input(env, name), name, kind)
+    if value is not None and value <= 0:
+        raise ConfigError(f"input {name} must be greater than 0, got {value}")
+    return value
+
+
+def _event(env: Mapping[str, str]) -> dict[str, Any]:
+    event_path = env.get("GITHUB_EVENT_PATH", "")
+    try:
+        event = json.loads(Path(event_path).read_text(encoding="utf-8")) if event_path else {}
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"cannot read the event payload {event_path}: {exc}") from exc
+    if not isinstance(event, dict):
+        kind = type(event).__name__
+        raise ConfigError(f"the event payload {event_path} is a JSON {kind}, not an object")
+    return event
+
+
+def temp_root(raw: str | None) -> Path | None:
+    """RUNNER_TEMP when it is a writable folder here, else None (the default temp folder).
+
+    Runners before v2.331.0 (GHES, self-hosted) pass the host's RUNNER_TEMP to a Docker
+    action without mounting it, so the path may not exist inside the container.
+    """
+    if not raw:
+        return None
+    path = Path(raw)
+    if path.is_dir() and os.access(path, os.W_OK | os.X_OK):
+        return path
+    print(f"courtroom: RUNNER_TEMP {raw} is not a writable folder here; using the default "
+          "temporary folder", file=sys.stderr)
+    return None
+
+
+def _audit_settings(env: Mapping[str, str]) -> dict[str, Any]:
+    provider = _input(env, "provider", "anthropic").lower()
+    if provider not in PROVIDERS:
+        raise ConfigError(f"input provider must be one of {', '.join(PROVIDERS)}, got {provider!r}")
+    concurrency = _positive(env, "max-concurrency", int)
+    if concurrency is not None and concurrency > 256:
+        raise ConfigError(f"input max-concurrency must be at most 256, got {concurrency}")
+    key = env.get("COURTROOM_SIGNING_KEY", "")
+    # Each provider reads its own region input; the other provider's is not its business.
+    regions = {"bedrock": _input(env, "aws-region"), "vertex": _input(env, "vertex-region")}
+    return {
+        "provider": provider,
+        "region": regions.get(provider) or None,
+        "project_id": (_input(env, "vertex-project") or None) if provider == "vertex" else None,
+        "max_cost_usd": _positive(env, "max-cost", float),
+        "max_concurrency": concurrency,
+        "judge_timeout": _positive(env, "judge-timeout", float),
+        "clone_timeout": _positive(env, "clone-timeout", float),
+        "signing_key": key.encode("utf-8") if key else None,
+    }
+
+
 def config_from_env(env: Mapping[str, str]) -> ActionConfig:
     """Build the configuration from the runner's environment; ConfigError when unusable."""
     token = _input(env, "github-token") or env.get("GITHUB_TOKEN", "").strip()
@@ -91,11 +161,7 @@ def config_from_env(env: Mapping[str, str]) -> ActionConfig:
     repository = env.get("GITHUB_REPOSITORY", "").strip()
     if repository.count("/") != 1:
         raise ConfigError(f"GITHUB_REPOSITORY must be owner/name, got {repository!r}")
-    event_path = env.get("GITHUB_EVENT_PATH", "")
-    try:
-        event = json.loads(Path(event_path).read_text(encoding="utf-8")) if event_path else {}
-    except (OSError, ValueError) as exc:
-        raise ConfigError(f"cannot read the event payload {event_path}: {exc}") from exc
+    event = _event(env)
     comment = _input(env, "comment", "true").lower()
     if comment not in TRUE | FALSE:
         raise ConfigError(f"input comment must be true or false, got {comment!r}")
@@ -109,7 +175,7 @@ def config_from_env(env: Mapping[str, str]) -> ActionConfig:
         workspace=Path(env.get("GITHUB_WORKSPACE") or ".").resolve(),
         api_url=env.get("GITHUB_API_URL", "https://api.github.com").rstrip("/"),
         event_name=env.get("GITHUB_EVENT_NAME", ""),
-        event=event if isinstance(event, dict) else {},
+        event=event,
         anthropic_api_key=_input(env, "anthropic-api-key") or None,
         model=_input(env, "model") or None,
         rubric=_input(env, "rubric") or None,
@@ -121,8 +187,9 @@ def config_from_env(env: Mapping[str, str]) -> ActionConfig:
         github_sha=env.get("GITHUB_SHA") or None,
         output_path=Path(env["GITHUB_OUTPUT"]) if env.get("GITHUB_OUTPUT") else None,
         summary_path=Path(env["GITHUB_STEP_SUMMARY"]) if env.get("GITHUB_STEP_SUMMARY") else None,
-        temp_dir=Path(env["RUNNER_TEMP"]) if env.get("RUNNER_TEMP") else None,
+        temp_dir=temp_root(env.get("RUNNER_TEMP")),
         verdict=_input(env, "verdict") or None,
+        **_audit_settings(env),
     )
 
 
@@ -154,15 +221,53 @@ def resolve_subject(config: ActionConfig, github: PullLookup) -> Subject:
     return Subject(str(sha), None)
 
 
-def resolve_pdf(config: ActionConfig) -> Path | None:
-    """The PDF input as a path in the workspace; a glob picks its first match."""
+def inside(root: Path, path: Path) -> bool:
+    """Whether ``path`` lies in ``root`` through real folders: no link, no ``..``, no escape.
+
+    A committed symlink is the PR author's to aim, at any file on the runner.
+    """
+    try:
+        relative = path.relative_to(root)
+    except ValueError:
+        return False
+    if ".." in relative.parts:
+        return False
+    step = root
+    for part in relative.parts:
+        step = step / part
+        if step.is_symlink():
+            return False
+    return path.resolve().is_relative_to(root.resolve())
+
+
+def resolve_pdf(config: ActionConfig) -> tuple[Path | None, str | None]:
+    """The PDF input as a file in the workspace, and why a match was refused (if one was).
+
+    A glob picks its first safe match. With no match at all, the literal path is kept so
+    the audit reports the PDF as not found; a match that is a link or lies outside the
+    workspace is never read.
+    """
     if not config.pdf:
-        return None
-    if any(ch in config.pdf for ch in "*?["):
-        matches = sorted(p for p in config.workspace.glob(config.pdf) if p.is_file())
-        return matches[0] if matches else config.workspace / config.pdf
-    path = Path(config.pdf)
-    return path if path.is_absolute() else config.workspace / path
+        return None, None
+    root = config.workspace
+    if Path(config.pdf).is_absolute():
+        candidates = [Path(config.pdf)]
+    elif any(ch in config.pdf for ch in "*?["):
+        candidates = sorted(root.glob(config.pdf))
+    else:
+        candidates = [root / config.pdf]
+    safe = [p for p in candidates if inside(root, p) and p.is_file()]
+    if safe:
+        return safe[0], None
+    refused = [p for p in candidates if not inside(root, p)]
+    if not refused:
+        return root / config.pdf, None
+    shown = refused[0].relative_to(root) if refused[0].is_relative_to(root) else refused[0]
+    why = (
+        f"input pdf: {shown.as_posix()} is a symbolic link or lies outside the workspace; "
+        "Courtroom reads only files inside the checkout, so no PDF is audited"
+    )
+    return None, why
 
 
 def checkout_mismatch(workspace: Path, head_sha: str) -> str | None:

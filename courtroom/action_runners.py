@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from courtroom.errors import EXIT_FAILURE, EXIT_OK, ConfigError, IntegrityError
+from courtroom.errors import EXIT_FAILURE, EXIT_OK, ConfigError
 from courtroom.models import JudicialOpinion, Verdict
 
 
@@ -32,6 +32,9 @@ class AuditRequest:
     cache_dir: Path | None = None
     #: The previous audit's final opinions by criterion digest (what was reused from).
     seed_opinions: dict[str, list[JudicialOpinion]] = field(default_factory=dict)
+    #: AuditConfig fields set by action inputs (provider, max_cost_usd, timeouts...);
+    #: anything absent keeps AuditConfig's default.
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 class Outcome(Protocol):
@@ -61,11 +64,14 @@ def pipeline_runner(request: AuditRequest) -> Outcome:
     from courtroom.config import AuditConfig
     from courtroom.trace import Trace
 
+    # Bedrock and Vertex authenticate with the cloud's own credentials, not an API key.
+    claude = bool(request.api_key) or request.settings.get("provider", "anthropic") != "anthropic"
     fields: dict[str, Any] = {
+        **request.settings,
         "target": str(request.workspace),
         "pdf": request.pdf,
         "out_dir": request.out_dir,
-        "judges": "anthropic" if request.api_key else "offline",
+        "judges": "anthropic" if claude else "offline",
         "model": request.model,
         "api_key": SecretStr(request.api_key) if request.api_key else None,
         "fail_below": request.fail_below,
@@ -88,11 +94,13 @@ class Replayed:
     paths: dict[str, Path] = field(default_factory=dict)
 
 
-def replay_runner(path: Path) -> RunAudit:
+def replay_runner(path: Path, key: bytes | None = None) -> RunAudit:
     """An audit runner that publishes an existing verdict.json instead of auditing.
 
     Used by the privileged ``workflow_run`` half of the fork-PR pattern: the verdict comes
-    from an unprivileged run, so it is checked (schema, integrity chain when present).
+    from an unprivileged run, so it is held to what ``courtroom verify`` holds: it must be
+    sealed, its chain must match, and with ``key`` (COURTROOM_SIGNING_KEY) its HMAC must
+    verify. Anything else is refused with ConfigError (exit 2).
     """
 
     def replay(request: AuditRequest) -> Outcome:
@@ -100,12 +108,12 @@ def replay_runner(path: Path) -> RunAudit:
 
         try:
             text = path.read_text(encoding="utf-8")
+            problems = verify(text, key)
             verdict = Verdict.model_validate_json(text)
-            problems = verify(text) if verdict.integrity is not None else []
         except (OSError, ValueError) as exc:
             raise ConfigError(f"cannot read the verdict {path}: {exc}") from exc
         if problems:
-            raise IntegrityError(f"verdict {path} was altered: {problems[0]}")
+            raise ConfigError(f"refusing to publish {path}: {problems[0]}")
         return Replayed(verdict, EXIT_FAILURE if verdict.conclusion == "failure" else EXIT_OK)
 
     return replay

@@ -1,5 +1,11 @@
 """Publish a verdict on GitHub with PyGithub: one sticky PR comment and one check run.
 
+The sticky comment is the one our own identity wrote: GraphQL ``viewer { login }`` names
+the token's account (``github-actions[bot]`` for a workflow's GITHUB_TOKEN, ``<app>[bot]``
+for an app's installation token, the user for a personal token; REST ``GET /user`` is not
+open to installation tokens). A comment by anyone else is never edited and its hidden
+state never trusted, whatever marker it carries.
+
 Every call goes through ``_call``, which retries what GitHub asks to be retried (secondary
 rate limits: 403/429 with ``retry-after`` or an exhausted rate-limit header; 5xx; dropped
 connections) with visible, bounded backoff. PyGithub's own retry is switched off so that
@@ -13,6 +19,7 @@ import sys
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import requests
@@ -25,10 +32,19 @@ from courtroom.github_state import COMMENT_MARKER
 
 T = TypeVar("T")
 MAX_WAIT = 60.0  # never sleep longer than this on one retry, whatever a header says
+VIEWER = "query { viewer { login } }"
 
 
 class ReadOnlyTokenError(PublishError):
     """The token may read but not write here (typically a pull request from a fork)."""
+
+
+@dataclass(frozen=True)
+class CheckRun:
+    """A published check run, and how many annotations could not be added to it."""
+
+    id: int
+    annotations_failed: int = 0
 
 
 def _header(headers: dict[str, Any] | None, name: str) -> str | None:
@@ -92,6 +108,8 @@ class Publisher:
         self._repo = self._gh.get_repo(repo)
         self._attempts, self._backoff, self._sleep = attempts, backoff, sleep
         self.log: list[str] = []
+        self._login: str | None = None
+        self._asked_login = False  # asked once per run, even when GitHub would not say
 
     def _note(self, line: str) -> None:
         self.log.append(line)
@@ -128,13 +146,41 @@ class Publisher:
     def _head(self, number: int) -> str:
         return str(self._repo.get_pull(number).head.sha)
 
+    def identity(self) -> str | None:
+        """The login the token acts as; None when GitHub would not say (then nothing is ours)."""
+        if not self._asked_login:
+            self._asked_login = True
+            try:
+                data = self._call("GraphQL viewer", lambda _: self._graphql(VIEWER))
+            except PublishError as exc:
+                self._note(f"cannot tell which account the token is ({exc}); no comment is ours")
+                return None
+            login = ((data.get("data") or {}).get("viewer") or {}).get("login")
+            self._login = str(login) if login else None
+        return self._login
+
+    def _graphql(self, query: str) -> dict[str, Any]:
+        # The requester's own POST: the same auth, timeout and GHES URL (/api/graphql) as
+        # every REST call, on every PyGithub version we support.
+        requester = self._repo._requester
+        _, data = requester.requestJsonAndCheck(
+            "POST", requester.graphql_url, input={"query": query}
+        )
+        if not isinstance(data, dict) or data.get("errors"):
+            raise GithubException(400, data, None)
+        return data
+
     def find_comment(self, number: int) -> IssueComment | None:
-        """Our sticky comment on PR ``number``, found by its hidden marker."""
+        """Our sticky comment on PR ``number``: by our identity, starting with the marker."""
+        me = self.identity()
+        if me is None:
+            return None
+
         def scan(_: int) -> IssueComment | None:
             for comment in self._repo.get_issue(number).get_comments():
-                # Ours start with the marker; a human's quote of it starts with ">" and
-                # must not be mistaken for ours (editing it would fail with a 403).
-                if (comment.body or "").lstrip().startswith(COMMENT_MARKER):
+                # Ours start with the marker; a human's quote of it starts with ">".
+                mine = comment.user is not None and comment.user.login == me
+                if mine and (comment.body or "").lstrip().startswith(COMMENT_MARKER):
                     return comment
             return None
 
@@ -154,6 +200,20 @@ class Publisher:
 
         return self._call(f"write comment on #{number}", write)
 
+    def reply(self, number: int, body: str) -> str:
+        """A new, plain comment on issue or PR ``number`` (answers to slash commands)."""
+        return self._call(
+            f"reply on #{number}",
+            lambda _: str(self._repo.get_issue(number).create_comment(body).html_url),
+        )
+
+    def permission(self, login: str) -> str:
+        """``login``'s permission on the repository: admin, write, read or none."""
+        return self._call(
+            f"permission of {login}",
+            lambda _: str(self._repo.get_collaborator_permission(login)),
+        )
+
     def publish_check_run(
         self,
         *,
@@ -164,8 +224,12 @@ class Publisher:
         summary: str,
         text: str,
         annotations: list[Annotation],
-    ) -> int:
-        """Create a completed check run; annotations go 50 per request (they append)."""
+    ) -> CheckRun:
+        """Create a completed check run; annotations go 50 per request (they append).
+
+        A batch of annotations that cannot be added does not undo the run: the run is the
+        merge gate, the annotations are only pointers into it.
+        """
         marker = uuid.uuid4().hex  # lets a retried POST find the run a lost reply created
         chunks = list(batches(annotations)) or [[]]
         output: dict[str, Any] = {"title": title, "summary": summary, "text": text}
@@ -182,12 +246,36 @@ class Publisher:
                 conclusion=conclusion, output=first,
             )
 
-        run = self._call(f"create check run {name!r}", create)
-        for index, chunk in enumerate(chunks[1:], start=2):
+        failed = 0
+        try:
+            run = self._call(f"create check run {name!r}", create)
+        except ReadOnlyTokenError:
+            raise
+        except PublishError as exc:
+            refused = isinstance(exc.__cause__, GithubException) and exc.__cause__.status == 422
+            if not (refused and chunks[0]):
+                raise
+            # An annotation GitHub will not take must not cost the gate its check run.
+            self._note(f"{exc}; creating the run without its first annotations")
+            failed, chunks[0] = len(chunks[0]), []
+            run = self._call(f"create check run {name!r} without annotations", create)
+        failed += self._append_annotations(run, output, chunks[1:])
+        return CheckRun(int(run.id), failed)
+
+    def _append_annotations(
+        self, run: Any, output: dict[str, Any], chunks: list[list[Annotation]]
+    ) -> int:
+        """PATCH the batches after the first (annotations append); returns how many failed."""
+        failed = 0
+        for index, chunk in enumerate(chunks, start=2):
             more = {**output, "annotations": [a.as_api() for a in chunk]}
 
             def append(_: int, patch: dict[str, Any] = more) -> None:
-                run.edit(output=patch)  # annotations of a PATCH append to the run's list
+                run.edit(output=patch)
 
-            self._call(f"add annotations batch {index}/{len(chunks)}", append)
-        return int(run.id)
+            try:
+                self._call(f"add annotations batch {index}/{len(chunks) + 1}", append)
+            except PublishError as exc:  # the run stands; only these annotations are lost
+                self._note(str(exc))
+                failed += len(chunk)
+        return failed

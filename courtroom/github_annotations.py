@@ -3,6 +3,10 @@
 A finding is an evidence item with a ``path:line`` location in the repository that matters
 to the verdict: a confirmed security fact, a fact cited in a weak criterion, or one cited
 as missing. PDF pages and commit shas cannot be annotated on a diff, so they are skipped.
+
+Annotation text is plain text, not Markdown, and comes from the submission (file names,
+excerpts) and the models: :func:`plain` drops control and bidi characters and turns the
+``@`` of a mention into a full-width one, so no annotation can notify anyone or hide text.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from courtroom.models import Verdict
+from courtroom.render_text import one_line
 
 _LOCATION = re.compile(
     r"^(?P<path>[^\s:]+\.[^\s:/]+|[^\s:]+/[^\s:]+):(?P<line>\d+)(?:-(?P<end>\d+))?$"
@@ -19,6 +24,19 @@ _LOCATION = re.compile(
 LEVEL_ORDER = {"failure": 0, "warning": 1, "notice": 2}
 MAX_ANNOTATIONS = 500  # ten requests; beyond this a reader scrolls past them anyway
 MAX_WORKFLOW_COMMANDS = 50  # the runner shows only 10 errors + 10 warnings per step
+_MENTION = re.compile(r"@(?=[A-Za-z0-9])")
+FULL_WIDTH_AT = "\uff20"  # looks like @, mentions no one, survives any plain-text copy
+
+
+def plain(text: str) -> str:
+    """Untrusted text made one inert line for a plain-text surface.
+
+    Control, format (bidi overrides, zero-width) and unpaired surrogate characters go and
+    whitespace runs become one space (the render layer's ``one_line``); ``@name`` and
+    ``@org/team`` get a full-width at sign, as the render layer writes them in code spans,
+    because annotations are not Markdown and an entity would show as text.
+    """
+    return _MENTION.sub(FULL_WIDTH_AT, one_line(text))
 
 
 @dataclass(frozen=True)
@@ -76,8 +94,8 @@ def findings(verdict: Verdict) -> list[Annotation]:
         level = "failure" if security else "warning" if (weakest <= 2 or not ev.found) else "notice"
         about = ", ".join(f"{name} ({score}/5)" for name, score in criteria) or "security review"
         state = "found" if ev.found else "not found"
-        message = f"{ev.goal} — {state}. {ev.rationale}\nRelevant to: {about}."
-        title = f"Courtroom: {ev.goal}"
+        message = plain(f"{ev.goal} — {state}. {ev.rationale}") + f"\nRelevant to: {plain(about)}."
+        title = plain(f"Courtroom: {ev.goal}")
         out.append(Annotation(place[0], place[1], place[2], level, title, message))
     out.sort(key=lambda a: (LEVEL_ORDER[a.level], a.path, a.start_line, a.title))
     return out[:MAX_ANNOTATIONS]

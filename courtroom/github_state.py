@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import hmac
 import json
 import re
 import zlib
@@ -29,6 +30,9 @@ from courtroom.models import CriterionResult, JudicialOpinion, Verdict
 COMMENT_MARKER = "<!-- courtroom:comment -->"
 STATE_VERSION = 1
 _STATE = re.compile(r"<!-- courtroom:state v(\d+) ([A-Za-z0-9+/=]+) -->")
+_STATE_MAC = re.compile(r"<!-- courtroom:state-hmac ([0-9a-f]{64}) -->")
+#: Room a signature takes at the end of a comment (the renderer fits the rest under it).
+SIGNATURE_ROOM = 100
 
 
 def criterion_digest(
@@ -209,3 +213,30 @@ def cache_seeds(state: PreviousAudit | None) -> dict[str, JudicialOpinion]:
     if state is None:
         return {}
     return {k: o for k, o in state.cache.items() if re.fullmatch(r"[0-9a-f]{64}", k)}
+
+
+def _state_mac(packed: str, key: bytes) -> str:
+    return hmac.new(key, packed.encode("ascii"), hashlib.sha256).hexdigest()
+
+
+def sign_state(body: str, key: bytes | None) -> str:
+    """``body`` with an HMAC of its hidden state appended; unchanged without a key or state.
+
+    With COURTROOM_SIGNING_KEY set, only a state carrying this HMAC is read back, so text
+    posted under the same bot account by another workflow cannot seed opinions either.
+    """
+    match = _STATE.search(body)
+    if key is None or match is None:
+        return body
+    return f"{body}\n<!-- courtroom:state-hmac {_state_mac(match.group(2), key)} -->"
+
+
+def trusted_state(body: str, key: bytes | None) -> PreviousAudit | None:
+    """The hidden state of our own comment; with ``key``, only when its HMAC verifies."""
+    if key is not None:
+        match, mac = _STATE.search(body or ""), _STATE_MAC.search(body or "")
+        if match is None or mac is None:
+            return None
+        if not hmac.compare_digest(mac.group(1), _state_mac(match.group(2), key)):
+            return None
+    return decode_state(body)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from fakes.github_server import CONTRACT, FakeGitHub, validate
+from fakes.github_server import FakeGitHub, validate
 from verdict_builders import make_verdict
 
 from courtroom.errors import PublishError
@@ -20,10 +20,6 @@ from courtroom.github_annotations import (
 )
 from courtroom.github_state import COMMENT_MARKER
 
-pytestmark = pytest.mark.skipif(
-    not CONTRACT.exists(),
-    reason=f"GitHub REST contract not found at {CONTRACT} (shared/ beside the clone)",
-)
 SHA = "4b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c"
 
 
@@ -31,7 +27,7 @@ SHA = "4b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c"
 def fake() -> Iterator[FakeGitHub]:
     with FakeGitHub() as server:
         yield server
-    assert server.violations == []
+    assert server.violations == [] and server.response_violations == []
 
 
 @pytest.fixture
@@ -47,7 +43,7 @@ def publisher(fake: FakeGitHub, sleeps: list[float], **kwargs: object) -> Publis
 
 def check(pub: Publisher, n: int = 0, conclusion: str = "failure") -> int:
     notes = findings(make_verdict(findings=n))
-    return pub.publish_check_run(
+    run = pub.publish_check_run(
         name="courtroom",
         head_sha=SHA,
         conclusion=conclusion,
@@ -56,6 +52,8 @@ def check(pub: Publisher, n: int = 0, conclusion: str = "failure") -> int:
         text="x",
         annotations=notes,
     )
+    assert run.annotations_failed == 0
+    return run.id
 
 
 def test_sticky_comment_is_created_once_then_edited(fake: FakeGitHub, sleeps: list[float]) -> None:
@@ -154,7 +152,8 @@ def test_enterprise_api_prefix(sleeps: list[float]) -> None:
         assert pub.pull_head_sha(5) == SHA
         pub.upsert_comment(5, COMMENT_MARKER)
         check(pub, n=3)
-    assert all(r["path"].startswith("/repos/") for r in fake.requests)
+    rest = [r["path"] for r in fake.requests if r["path"] != "/api/graphql"]
+    assert all(path.startswith("/repos/") for path in rest) and len(rest) < len(fake.requests)
     assert fake.violations == [] and len(fake.check_runs) == 1
 
 
@@ -163,9 +162,7 @@ def test_fake_enforces_the_contract() -> None:
     from fakes.github_server import load_operations
 
     ops.operations = load_operations()
-    schema = ops.operation("POST", "/repos/o/r/check-runs")["requestBody"]["content"][
-        "application/json"
-    ]["schema"]
+    schema = ops.operation("POST", "/repos/o/r/check-runs")["request"]
     note = {
         "path": "a.py",
         "start_line": 1,
@@ -205,3 +202,99 @@ def test_workflow_commands_are_escaped() -> None:
     assert "\n" not in line
     many = workflow_commands(findings(make_verdict(findings=80)), limit=50)
     assert len(many) == 51 and many[-1].startswith("::notice::")
+
+
+def test_the_github_tests_carry_their_own_contract() -> None:
+    """A bare clone has nothing beside it: the fakes read only tests/fixtures."""
+    from pathlib import Path
+
+    from fakes.github_server import CONTRACT, PAYLOADS
+
+    tests = Path(__file__).resolve().parent
+    assert CONTRACT.is_relative_to(tests) and PAYLOADS.is_relative_to(tests)
+    folder = "sha" + "red"  # spelt apart so this test does not find itself
+    needles = (f'"{folder}"', f"../{folder}")
+    for source in [*tests.rglob("test_*.py"), *tests.glob("fakes/*.py")]:
+        text = source.read_text(encoding="utf-8")
+        assert not any(n in text for n in needles), source.name
+
+
+def test_only_comments_by_our_own_identity_are_ours(fake: FakeGitHub, sleeps: list[float]) -> None:
+    fake.comments[1] = {"issue": 7, "body": f"{COMMENT_MARKER}\nforged", "login": "mallory"}
+    fake.comments[2] = {"issue": 7, "body": f"{COMMENT_MARKER}\nours"}
+    pub = publisher(fake, sleeps)
+    assert pub.identity() == "github-actions[bot]"
+    found = pub.find_comment(7)
+    assert found is not None and found.id == 2
+    pub.upsert_comment(7, f"{COMMENT_MARKER}\nnew")
+    assert fake.comments[1]["body"].endswith("forged") and fake.comments[2]["body"].endswith("new")
+    graphql = [r for r in fake.requests if r["path"] == "/graphql"]
+    assert len(graphql) == 1  # asked once, then remembered
+
+
+def test_an_app_token_is_its_own_bot(fake: FakeGitHub, sleeps: list[float]) -> None:
+    fake.login = "courtroom-app[bot]"
+    fake.comments[1] = {"issue": 7, "body": f"{COMMENT_MARKER}\nby actions"}
+    pub = publisher(fake, sleeps)
+    assert pub.find_comment(7) is None
+    pub.upsert_comment(7, f"{COMMENT_MARKER}\nby the app")
+    assert len(fake.comments) == 2 and fake.comments[1]["body"].endswith("by actions")
+
+
+def test_a_failed_annotation_batch_leaves_the_run_standing(
+    fake: FakeGitHub, sleeps: list[float]
+) -> None:
+    fake.fail("PATCH", r"/check-runs/\d+$", 422, times=1, message="Validation Failed")
+    notes = findings(make_verdict(findings=120))
+    run = publisher(fake, sleeps).publish_check_run(
+        name="courtroom", head_sha=SHA, conclusion="failure", title="t", summary="s",
+        text="x", annotations=notes,
+    )
+    assert fake.check_runs[run.id]["conclusion"] == "failure"
+    assert run.annotations_failed == 50
+    assert len(fake.check_runs[run.id]["annotations"]) == len(notes) - 50
+
+
+def test_annotation_text_mentions_no_one_and_hides_nothing() -> None:
+    from verdict_builders import make_findings
+
+    from courtroom.github_annotations import plain
+
+    assert plain("ping @octocat and\n@org/team\u202e\x1b[31m") == (
+        "ping \uff20octocat and \uff20org/team[31m"
+    )
+    verdict = make_verdict(findings=1)
+    (finding,) = make_findings(1)
+    hostile = finding.model_copy(
+        update={"goal": "shell @admins\nnew line", "rationale": "see \u2066@org/sec\u2069"}
+    )
+    verdict = verdict.model_copy(update={"evidences": {**verdict.evidences, finding.id: hostile}})
+    notes = [n for n in findings(verdict) if "shell" in n.title]
+    assert notes, "the hostile finding is annotated"
+    for note in notes:
+        for text in (note.title, note.message):
+            assert "@a" not in text and "@o" not in text
+            assert not any(ch in text for ch in "\u2066\u2069\u202e\x1b")
+        assert "\n" not in note.title and note.message.count("\n") == 1
+
+
+def test_a_refused_first_batch_still_creates_the_run(fake: FakeGitHub, sleeps: list[float]) -> None:
+    fake.fail("POST", r"/check-runs$", 422, times=1, message="Validation Failed")
+    notes = findings(make_verdict(findings=60))
+    run = publisher(fake, sleeps).publish_check_run(
+        name="courtroom", head_sha=SHA, conclusion="failure", title="t", summary="s",
+        text="x", annotations=notes,
+    )
+    assert fake.check_runs[run.id]["conclusion"] == "failure" and len(fake.check_runs) == 1
+    assert run.annotations_failed == 50
+    assert len(fake.check_runs[run.id]["annotations"]) == len(notes) - 50
+    assert sleeps == []  # a 422 is not retried as such
+
+
+def test_a_run_refused_without_annotations_is_reported(
+    fake: FakeGitHub, sleeps: list[float]
+) -> None:
+    fake.fail("POST", r"/check-runs$", 422, times=2, message="Validation Failed")
+    with pytest.raises(PublishError, match="HTTP 422"):
+        check(publisher(fake, sleeps), n=0)
+    assert not fake.check_runs and len(fake.writes("POST", "check-runs")) == 2

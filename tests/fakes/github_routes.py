@@ -2,13 +2,74 @@
 
 from __future__ import annotations
 
+import copy
+import json
 import re
+import zlib
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from fakes.github_server import FakeGitHub
 
 Reply = tuple[int, Any, dict[str, str]]
+
+
+def user(login: str) -> dict[str, Any]:
+    """A Simple User; logins ending in [bot] are apps (GITHUB_TOKEN is github-actions[bot])."""
+    bot = login.endswith("[bot]")
+    uid = 41898282 if login == "github-actions[bot]" else zlib.crc32(login.encode()) % 10**8
+    api = f"https://api.github.com/users/{login}"
+    links = ("followers", "repos", "organizations", "received_events", "subscriptions")
+    return {
+        "login": login,
+        "id": uid,
+        "node_id": f"U_{uid}",
+        "avatar_url": f"https://avatars.githubusercontent.com/u/{uid}?v=4",
+        "gravatar_id": "",
+        "url": api,
+        "html_url": f"https://github.com/{login}",
+        **{f"{name}_url": f"{api}/{name}" for name in links},
+        "following_url": f"{api}/following{{/other_user}}",
+        "gists_url": f"{api}/gists{{/gist_id}}",
+        "starred_url": f"{api}/starred{{/owner}}{{/repo}}",
+        "events_url": f"{api}/events{{/privacy}}",
+        "type": "Bot" if bot else "User",
+        "site_admin": False,
+    }
+
+
+APP = {  # the app behind every GITHUB_TOKEN
+    "id": 15368,
+    "slug": "github-actions",
+    "node_id": "MDM6QXBwMTUzNjg=",
+    "owner": user("github"),
+    "name": "GitHub Actions",
+    "description": "Automate your workflow from idea to production",
+    "external_url": "https://help.github.com/en/actions",
+    "html_url": "https://github.com/apps/github-actions",
+    "created_at": "2018-07-30T09:30:17Z",
+    "updated_at": "2019-12-10T19:04:12Z",
+    "permissions": {"checks": "write", "pull_requests": "write", "metadata": "read"},
+    "events": ["check_run", "pull_request"],
+}
+
+
+@cache
+def _pull_template() -> dict[str, Any]:
+    from fakes.github_server import PAYLOADS
+
+    text = (PAYLOADS / "pull_request.synchronize.json").read_text(encoding="utf-8")
+    return dict(json.loads(text)["pull_request"])
+
+
+def _pull(fake: FakeGitHub, number: int) -> dict[str, Any]:
+    """The documented pull request object, with this fake's number and head sha."""
+    pull = copy.deepcopy(_pull_template())
+    pull["number"] = number
+    pull["url"] = f"{fake.api_url}/repos/{fake.repo}/pulls/{number}"
+    pull["head"]["sha"] = fake.pulls[number]
+    return pull
 
 
 def _comment(fake: FakeGitHub, cid: int) -> dict[str, Any]:
@@ -21,7 +82,9 @@ def _comment(fake: FakeGitHub, cid: int) -> dict[str, Any]:
         "html_url": f"https://github.example/{owner_repo}/pull/{c['issue']}#issuecomment-{cid}",
         "issue_url": f"{fake.api_url}/repos/{owner_repo}/issues/{c['issue']}",
         "body": c["body"],
-        "user": {"login": c.get("login", "github-actions[bot]"), "id": 41898282, "type": "Bot"},
+        "user": user(c.get("login", "github-actions[bot]")),
+        "author_association": c.get("association", "NONE"),
+        "performed_via_github_app": None,
         "created_at": "2026-11-22T06:00:00Z",
         "updated_at": "2026-11-22T06:00:00Z",
     }
@@ -51,7 +114,7 @@ def _run(fake: FakeGitHub, rid: int) -> dict[str, Any]:
             "annotations_url": f"{fake.api_url}/repos/{fake.repo}/check-runs/{rid}/annotations",
         },
         "check_suite": {"id": 5},
-        "app": {"id": 15368, "slug": "github-actions", "name": "GitHub Actions"},
+        "app": APP,
         "pull_requests": [],
     }
 
@@ -86,19 +149,13 @@ def route(
         number = int(m.group(1))
         if number not in fake.pulls:
             return 404, {"message": "Not Found"}, {}
-        sha = fake.pulls[number]
-        return (
-            200,
-            {
-                "number": number,
-                "state": "open",
-                "title": "Add auditor",
-                "url": f"{fake.api_url}/repos/{fake.repo}/pulls/{number}",
-                "head": {"sha": sha, "ref": "feature", "label": "octo:feature"},
-                "base": {"sha": "0" * 40, "ref": "main", "label": "octo:main"},
-            },
-            {},
-        )
+        return 200, _pull(fake, number), {}
+    if method == "GET" and (
+        m := re.fullmatch(rf"/repos/{repo}/collaborators/([^/]+)/permission", path)
+    ):
+        login = m.group(1)
+        level = fake.permissions.get(login, "read")
+        return 200, {"permission": level, "role_name": level, "user": user(login)}, {}
     if m := re.fullmatch(rf"/repos/{repo}/issues/(\d+)/comments", path):
         issue = int(m.group(1))
         if method == "GET":
@@ -109,7 +166,7 @@ def route(
             ]
             return _page(fake, mine, query, path)
         cid = fake.next_id()
-        fake.comments[cid] = {"issue": issue, "body": body["body"]}
+        fake.comments[cid] = {"issue": issue, "body": body["body"], "login": fake.login}
         return 201, _comment(fake, cid), {"Location": _comment(fake, cid)["url"]}
     if method == "PATCH" and (m := re.fullmatch(rf"/repos/{repo}/issues/comments/(\d+)", path)):
         cid = int(m.group(1))

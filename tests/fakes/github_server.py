@@ -2,10 +2,12 @@
 
 Runs ``http.server`` on 127.0.0.1 in a thread, under an optional path prefix (``/api/v3``
 for GitHub Enterprise). Request bodies are validated against the request schemas in
-``shared/github/api-operations.json`` (required fields, enums, maxLength, maxItems,
+``tests/fixtures/github/operations.json`` (required fields, enums, maxLength, maxItems,
 oneOf/anyOf) plus the documented limits the schemas only describe in prose (comment body
 65,536 chars, annotation title 255 chars). A violation answers 422 and is recorded in
-``violations``, so a test can assert that nothing we sent would have been refused.
+``violations``, so a test can assert that nothing we sent would have been refused. The
+fake's own answers are checked against the response schemas (``response_violations``), so
+the fake cannot drift from what GitHub returns.
 """
 
 from __future__ import annotations
@@ -19,7 +21,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-CONTRACT = Path(__file__).resolve().parents[2] / ".." / "shared" / "github" / "api-operations.json"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "github"
+CONTRACT = FIXTURES / "operations.json"
+PAYLOADS = FIXTURES / "payloads"
+BOT_LOGIN = "github-actions[bot]"  # who a workflow's GITHUB_TOKEN acts as
 COMMENT_MAX = 65536
 TYPES = {"string": str, "integer": int, "object": dict, "array": list, "boolean": bool}
 
@@ -32,6 +37,8 @@ def load_operations(path: Path = CONTRACT) -> dict[str, Any]:
 def validate(value: Any, schema: dict[str, Any], where: str = "body") -> list[str]:
     """The subset of JSON Schema the contract uses; returns problems, empty when valid."""
     problems: list[str] = []
+    if value is None and schema.get("nullable"):
+        return problems
     kind = schema.get("type")
     wrong = kind in TYPES and not isinstance(value, TYPES[kind])
     if wrong or (kind == "integer" and isinstance(value, bool)):
@@ -92,6 +99,11 @@ class FakeGitHub:
         self.comments: dict[int, dict[str, Any]] = {}
         self.check_runs: dict[int, dict[str, Any]] = {}
         self.pulls: dict[int, str] = {}
+        #: The token's identity, as GraphQL ``viewer { login }`` reports it.
+        self.login = BOT_LOGIN
+        #: Repository permission by user login (GitHub answers "read" for anyone else).
+        self.permissions: dict[str, str] = {}
+        self.response_violations: list[str] = []
         self._ids = 1000
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
@@ -122,11 +134,12 @@ class FakeGitHub:
         self.failures.append(Failure(method, pattern, status, **kwargs))
 
     def writes(self, method: str | None = None, contains: str = "") -> list[dict[str, Any]]:
-        """Recorded write requests, optionally filtered."""
+        """Recorded write requests, optionally filtered (a GraphQL query reads)."""
         return [
             r
             for r in self.requests
             if r["method"] != "GET"
+            and r["path"] != self.graphql_path
             and (method is None or r["method"] == method)
             and contains in r["path"]
         ]
@@ -144,12 +157,22 @@ class FakeGitHub:
                 return op
         return None
 
+    @property
+    def graphql_path(self) -> str:
+        """GitHub serves GraphQL at /graphql, or /api/graphql beside GHES's /api/v3."""
+        return self.prefix.removesuffix("/v3") + "/graphql"
+
+    def check_response(self, method: str, path: str, status: int, data: Any) -> None:
+        op = self.operation(method, path)
+        if op is not None and status == op["status"] and "response" in op:
+            problems = validate(data, op["response"], "response")
+            self.response_violations.extend(f"{method} {path}: {p}" for p in problems)
+
     def check_body(self, method: str, path: str, body: Any) -> list[str]:
         op = self.operation(method, path)
         problems: list[str] = []
-        if op is not None and op.get("requestBody"):
-            schema = op["requestBody"]["content"]["application/json"]["schema"]
-            problems = validate(body, schema)
+        if op is not None and "request" in op:
+            problems = validate(body, op["request"])
         if isinstance(body, dict):
             if "/comments" in path and len(str(body.get("body", ""))) > COMMENT_MAX:
                 problems.append(f"body: comment longer than {COMMENT_MAX} characters")
@@ -181,6 +204,8 @@ def _handler(fake: FakeGitHub) -> type[BaseHTTPRequestHandler]:
                 "query": parse_qs(parts.query),
             }
             fake.requests.append(record)
+            if path == fake.graphql_path and self.command == "POST":
+                return self._graphql(body)
             if not path.startswith(fake.prefix + "/"):
                 return self._reply(404, {"message": f"outside the API prefix: {path}"})
             path = path[len(fake.prefix) :]
@@ -204,7 +229,19 @@ def _handler(fake: FakeGitHub) -> type[BaseHTTPRequestHandler]:
                 fake.violations.extend(f"{self.command} {path}: {p}" for p in problems)
                 return self._reply(422, {"message": "Validation Failed", "errors": problems})
             status, data, headers = route(fake, self.command, path, body, record["query"])
+            fake.check_response(self.command, path, status, data)
             self._reply(status, data, headers)
+
+        def _graphql(self, body: Any) -> None:
+            failing = [f for f in fake.failures if f.times and f.pattern == "graphql"]
+            if failing:
+                failing[0].times -= 1
+                return self._reply(failing[0].status, {"message": failing[0].message})
+            query = str((body or {}).get("query", ""))
+            if "viewer" not in query:
+                errors = [{"message": "the fake answers only viewer { login }"}]
+                return self._reply(200, {"errors": errors})
+            self._reply(200, {"data": {"viewer": {"login": fake.login}}})
 
         def _reply(self, status: int, data: Any, headers: dict[str, str] | None = None) -> None:
             raw = json.dumps(data).encode()
