@@ -6,6 +6,7 @@ and the pipeline is imported only when a real audit runs.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,7 +62,7 @@ def pipeline_runner(request: AuditRequest) -> Outcome:
     from pydantic import SecretStr
 
     from courtroom import pipeline
-    from courtroom.config import AuditConfig
+    from courtroom.settings import effective_config
     from courtroom.trace import Trace
 
     # Bedrock and Vertex authenticate with the cloud's own credentials, not an API key.
@@ -82,7 +83,9 @@ def pipeline_runner(request: AuditRequest) -> Outcome:
         fields["rubric_path"] = request.rubric
     if request.cache_dir is not None:
         fields["cache_dir"] = request.cache_dir
-    return pipeline.audit(AuditConfig(**fields), trace=Trace())
+    # Inputs win over the checkout's .github/courtroom.yml, which a PR's author controls.
+    config = effective_config(fields, request.workspace, env=os.environ)
+    return pipeline.audit(config, trace=Trace())
 
 
 @dataclass

@@ -12,6 +12,7 @@ from builders import make_repo
 from config_builders import settle, tree
 from verdict_builders import make_opinion
 
+from courtroom.action_runners import AuditRequest, pipeline_runner
 from courtroom.detectives import open_workspace
 from courtroom.errors import ConfigError
 from courtroom.judges.base import JudgeRequest, JudgeUsage
@@ -195,3 +196,19 @@ def test_the_trees_ignore_cannot_hide_python_from_the_security_scan(tmp_path: Pa
     assert "app/notes.md" not in listed
     located, listed = _audited(None, tmp_path / "flag", ignore=("app/**",))
     assert "app/run.py" not in located and "app/run.py" not in listed
+
+
+def test_the_action_reads_the_checkouts_file_under_its_inputs(tmp_path: Path) -> None:
+    text = "fail-below: 4.9\nmodel: from-the-pr\nmax-concurrency: 2\n"
+    repo = make_repo(tmp_path / "repo", files={TREE_FILE: text, "a.py": "x = 1\n"})
+    request = AuditRequest(
+        workspace=repo, out_dir=tmp_path / "out", display_name="o/r", commit="0" * 40,
+        pdf=None, rubric=None, model=None, api_key=None, fail_below=1.0,
+        cache_dir=tmp_path / "cache",
+    )
+    outcome = pipeline_runner(request)
+    assert outcome.verdict is not None
+    settings = outcome.verdict.settings
+    assert settings["fail_below"] == 4.9 and settings["max_concurrency"] == 2
+    assert settings["model"] is None  # a measure: the inputs set the gate
+    assert outcome.verdict.conclusion == "failure" and outcome.exit_code == 1
