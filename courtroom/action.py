@@ -75,6 +75,23 @@ def keep_files(verdict: Verdict, written: Mapping[str, Path], out_dir: Path) -> 
     return paths
 
 
+def hand_back(out_dir: Path, workspace: Path) -> None:
+    """Give the report folder to the workspace's owner.
+
+    A Docker action runs as root over a checkout owned by the runner's user: a root-owned
+    folder left in the workspace is one the runner cannot empty before the next job.
+    """
+    try:
+        owner = workspace.stat()
+        if os.geteuid() != 0 or owner.st_uid == 0 or not out_dir.is_dir():
+            return
+        for folder, dirs, files in os.walk(out_dir):  # links are never followed
+            for name in (folder, *(os.path.join(folder, n) for n in (*dirs, *files))):
+                os.lchown(name, owner.st_uid, owner.st_gid)
+    except OSError as exc:
+        say(f"could not hand the report folder to the workspace's owner: {exc.strerror or exc}")
+
+
 def _previous(config: ActionConfig, github: GitHubWriter, subject: Subject) -> PreviousAudit | None:
     if subject.pr_number is None or not config.comment:
         return None
@@ -199,6 +216,7 @@ def _audit_and_publish(
     except OSError as exc:
         say(f"could not write the report files: {exc.strerror or exc}")
         paths = dict(outcome.paths)
+    hand_back(config.out_dir, config.workspace)
     append(config.summary_path, render_summary(verdict))
     _outputs(config, f"{verdict.overall_score:.2f}", verdict.conclusion, paths.get("report"))
     publish(config, github, subject, verdict, previous, opinion_keys(cache_dir))
@@ -234,6 +252,7 @@ def _critical(
     print(f"::error::{escape_data(f'courtroom: the audit could not complete: {error}')}")
     shown = neutralise(error)
     left = dict(outcome.paths) or _left_in(config.out_dir)
+    hand_back(config.out_dir, config.workspace)
     kept = next((left[k] for k in ("report", "verdict", "partial", "trace") if k in left), None)
     where = f"What it left is in `{_shown(config, kept.parent)}`." if kept else "It left no files."
     append(config.summary_path, f"# Courtroom audit did not complete\n\n{shown}\n\n{where}\n")

@@ -82,7 +82,11 @@ class PullLookup(Protocol):
 
 
 def _input(env: Mapping[str, str], name: str, default: str = "") -> str:
-    return env.get(f"INPUT_{name.upper()}", default).strip() or default
+    # The runner keeps hyphens (INPUT_GITHUB-TOKEN); a `docker://` step has no action.yml
+    # and sets its inputs through `env:`, where INPUT_GITHUB_TOKEN is the portable spelling.
+    key = f"INPUT_{name.upper()}"
+    value = env.get(key) or env.get(key.replace("-", "_")) or ""
+    return value.strip() or default
 
 
 def _number(raw: str, name: str, kind: type[int] | type[float]) -> Any:

@@ -333,3 +333,45 @@ def test_the_rubric_input_never_follows_a_link_or_leaves_the_workspace(
     env["INPUT_RUBRIC"] = "rubric.json"
     assert main(env) == 2  # the whole action: one line, exit 2
     assert capsys.readouterr().out.startswith("::error::courtroom: input rubric")
+
+
+def test_inputs_spelled_with_underscores_reach_a_docker_url_step(
+    tmp_path: Path, fake: FakeGitHub
+) -> None:
+    # `uses: docker://...` has no action.yml: its inputs come from `env:`, with underscores.
+    env = make_env(tmp_path, fake)
+    env["INPUT_FAIL_BELOW"] = "4.5"
+    env["INPUT_CHECK_NAME"] = "gate"
+    del env["INPUT_CHECK-NAME"]
+    config = config_from_env(env)
+    assert config.check_name == "gate" and config.fail_below == 4.5
+
+
+def test_the_report_folder_is_handed_back_to_the_workspace_owner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As root over a uid-1001 checkout, every file and folder left behind goes to 1001.
+    from courtroom import action as action_module
+
+    out = tmp_path / "courtroom-report"
+    (out / "sub").mkdir(parents=True)
+    (out / "verdict.json").write_text("{}")
+    (out / "sub" / "trace.jsonl").write_text("")
+    (out / "link").symlink_to("/etc/passwd")
+    owner = os.stat_result((0o40755, 0, 0, 0, 1001, 1002, 0, 0, 0, 0))
+    real_stat = Path.stat
+    monkeypatch.setattr(
+        Path, "stat", lambda p, **kw: owner if p == tmp_path else real_stat(p, **kw)
+    )
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    changed: list[tuple[str, int, int]] = []
+    monkeypatch.setattr(os, "lchown", lambda p, u, g: changed.append((str(p), u, g)))
+    action_module.hand_back(out, tmp_path)
+    names = {Path(p).relative_to(tmp_path).as_posix() for p, _, _ in changed}
+    assert names == {"courtroom-report", "courtroom-report/sub", "courtroom-report/verdict.json",
+                     "courtroom-report/link", "courtroom-report/sub/trace.jsonl"}
+    assert {(u, g) for _, u, g in changed} == {(1001, 1002)}
+    changed.clear()
+    monkeypatch.setattr(os, "geteuid", lambda: 1001)  # not root: nothing to hand back
+    action_module.hand_back(out, tmp_path)
+    assert changed == []
