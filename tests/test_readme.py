@@ -44,7 +44,10 @@ def test_workflow_files_parse_and_use_declared_inputs() -> None:
         "contents": "read",
         "pull-requests": "write",
         "checks": "write",
+        "security-events": "write",
     }
+    sarif = [s for s in main["jobs"]["audit"]["steps"] if "upload-sarif" in str(s.get("uses"))]
+    assert sarif and sarif[0]["with"]["category"] == "courtroom"
     for workflow in workflows:
         for job in workflow["jobs"].values():
             for step in job["steps"]:
