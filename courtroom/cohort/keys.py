@@ -113,6 +113,8 @@ def batch_key(
         "bench": bench_label(config),
         "pdf_sha256": file_digest(pdf if pdf is not None else config.pdf),
         "fail_below": config.fail_below,
+        "gate": dict(sorted(config.gate.items())),
+        "ignore": sorted({*config.ignore, *config.tree_ignore}),
         "court": config.court,
     }
 

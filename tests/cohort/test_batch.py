@@ -104,6 +104,12 @@ def test_rerun_resumes_only_unchanged_submissions(tmp_path: Path) -> None:
     fakes.CALLS.clear()
     run_batch(rows, out, gated, fake_audit, workers=2)
     assert len(fakes.CALLS) == 7
+    # A per-criterion gate or ignore globs decide verdicts too: never resumed across them.
+    for shared in ({"gate": {"git_forensic_analysis": 4.0}}, {"ignore": ("vendor/**",)}):
+        fakes.CALLS.clear()
+        run_batch(rows, out, BatchSettings(rubric_path=rubric, fail_below=3.0, shared=shared),
+                  fake_audit, workers=2)
+        assert len(fakes.CALLS) == 7, shared
 
 
 def test_process_workers_match_thread_workers(tmp_path: Path) -> None:
