@@ -78,7 +78,7 @@ class AuditConfig(BaseModel):
     def skips(self) -> Callable[[str], bool]:
         """The predicate of repo-relative paths no detective may read (``ignore`` globs)."""
         everywhere, tree = matcher(self.ignore), matcher(self.tree_ignore)
-        return lambda rel: everywhere(rel) or (tree(rel) and not rel.endswith(".py"))
+        return lambda rel: everywhere(rel) or (tree(rel) and not _may_be_python(rel))
 
     def settings_record(self) -> dict[str, Any]:
         """The effective settings for the verdict: no secret, no local or temporary path."""
@@ -112,6 +112,13 @@ def user_cache_dir(env: Mapping[str, str] | None = None) -> Path:
     xdg = env.get("XDG_CACHE_HOME", "").strip()
     base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
     return base / "courtroom"
+
+
+def _may_be_python(rel: str) -> bool:
+    """Python by name, or a name with no extension (a script whose shebang may be Python):
+    what a repository's own ignore globs may never hide from the scan."""
+    name = rel.rsplit("/", 1)[-1]
+    return name.endswith((".py", ".pyw")) or "." not in name
 
 
 def gate_failures(results: Sequence[CriterionResult], gate: Mapping[str, float]) -> list[str]:

@@ -119,7 +119,7 @@ def build_index(ws: Workspace) -> SourceIndex:
     files: list[SourceFile] = []
     skipped: list[str] = []
     unexamined: list[tuple[str, str]] = []
-    paths = ws.files((".py",))
+    paths = python_paths(ws)
     for rel in paths:
         data = ws.read_bytes(rel, limit=MAX_PARSE_BYTES)
         if data is None or b"\x00" in data[:4096]:
@@ -130,6 +130,26 @@ def build_index(ws: Workspace) -> SourceIndex:
             continue
         files.append(parse_bytes(rel, data))
     return SourceIndex(files, skipped, len(paths), unexamined)
+
+
+def python_paths(ws: Workspace) -> list[str]:
+    """Every Python source: ``*.py``, ``*.pyw`` and extensionless scripts whose shebang
+    names Python (``bin/deploy``): code the interpreter runs is code the scan must see."""
+    paths = ws.files((".py", ".pyw"))
+    scripts = [rel for rel in ws.files() if "." not in rel.rsplit("/", 1)[-1]
+               and _python_shebang(ws.path_of(rel))]
+    return sorted({*paths, *scripts})
+
+
+def _python_shebang(real: Path | None) -> bool:
+    if real is None:
+        return False
+    try:
+        with real.open("rb") as handle:
+            first = handle.readline(256)
+    except OSError:
+        return False
+    return first.startswith(b"#!") and b"python" in first
 
 
 def _why_unread(real: Path) -> str:

@@ -1,0 +1,38 @@
+"""Code the interpreter runs is code the scan sees, whatever the file is called."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from builders import make_repo
+
+from courtroom.cli import main
+
+INJECTION = "import subprocess\nimport sys\n\nsubprocess.run(sys.argv[1], shell=True)\n"
+
+
+def test_pyw_files_and_python_shebang_scripts_are_scanned(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", files={
+        "m.py": "x = 1\n",
+        "tool.pyw": INJECTION,
+        "bin/deploy": "#!/usr/bin/env python3\n" + INJECTION,
+        "bin/notes": "plain text, no shebang\n",
+        "bin/run.sh": "#!/bin/sh\necho hi\n",
+    })
+    code = main(["audit", str(repo), "--out", str(tmp_path / "out"), "--quiet"])
+    verdict = json.loads((tmp_path / "out" / "verdict.json").read_text(encoding="utf-8"))
+    security = verdict["security"]
+    assert security["files_examined"] == 3  # m.py, tool.pyw, bin/deploy
+    confirmed = {f["path"] for f in security["findings"] if f["confirmed"]}
+    assert confirmed == {"tool.pyw", "bin/deploy"}
+    assert code == 1 and verdict["conclusion"] == "failure"
+
+
+def test_a_repository_cannot_hide_scripts_with_its_own_ignore_globs() -> None:
+    from courtroom.config import AuditConfig
+
+    config = AuditConfig(target=".", out_dir=Path("out"), tree_ignore=("bin/**", "**/*.pyw"))
+    hidden = config.skips()
+    assert not hidden("bin/deploy") and not hidden("tools/x.pyw") and not hidden("app.py")
+    assert hidden("bin/readme.txt")
