@@ -15,6 +15,7 @@ from courtroom.detectives.parsing import SourceFile
 from courtroom.detectives.scanner import Finding
 from courtroom.detectives.security_rules import RuleHit
 from courtroom.detectives.taint import Flow
+from courtroom.detectives.taint.program import module_name
 from courtroom.findings import FlowStep, SecurityFinding
 
 #: Taint rule -> the plain-words name (it carries the rubric's security keyword).
@@ -71,9 +72,9 @@ def _line(sf: SourceFile | None, line: int) -> str:
     return " ".join(text.split())[:160]
 
 
-def from_flow(flow: Flow, sf: SourceFile | None) -> SecurityFinding:
+def from_flow(flow: Flow, sf: SourceFile | None, tests: set[str]) -> SecurityFinding:
     """A taint flow as a finding: confirmed unless it lies in test code."""
-    test = is_test_path(flow.path)
+    test = flow.path in tests
     origin = flow.steps[0].note if flow.steps else "attacker data"
     reason = "in test, fixture or example code" if test else \
         f"attacker data ({origin}) reaches {flow.sink}() through {len(flow.steps)} step(s)"
@@ -101,9 +102,9 @@ def _setting(f: Finding, test: bool) -> tuple[bool, str]:
     return True, "the unsafe setting is present in production code"
 
 
-def from_bandit(f: Finding, sf: SourceFile | None) -> SecurityFinding:
+def from_bandit(f: Finding, sf: SourceFile | None, tests: set[str]) -> SecurityFinding:
     """A bandit issue with no matching flow: a setting, or an unconfirmed hint."""
-    test = is_test_path(f.path)
+    test = f.path in tests
     confirmed, reason = _setting(f, test)
     rule = BANDIT_RULE.get(f.test_id)
     name = RULE_NAMES[rule] if rule else BANDIT_NAMES.get(f.test_id,
@@ -119,9 +120,9 @@ def from_bandit(f: Finding, sf: SourceFile | None) -> SecurityFinding:
         tools=[f"bandit {f.test_id}"])
 
 
-def from_rule(hit: RuleHit, sf: SourceFile) -> SecurityFinding:
+def from_rule(hit: RuleHit, sf: SourceFile, tests: set[str]) -> SecurityFinding:
     """A tree-sitter rule hit (committed secret, clone into the working directory)."""
-    test = is_test_path(sf.path)
+    test = sf.path in tests
     line = hit.node.start_point[0] + 1
     confirmed, reason = False, "a pattern worth a look; no attacker data was traced to it"
     if hit.rule == "hardcoded_secret":
@@ -142,7 +143,8 @@ def from_rule(hit: RuleHit, sf: SourceFile) -> SecurityFinding:
 def combine(flows: list[Flow], bandit: list[Finding], hits: list[tuple[RuleHit, SourceFile]],
             files: dict[str, SourceFile]) -> list[SecurityFinding]:
     """Every finding once: a bandit issue on a traced sink joins that flow's finding."""
-    out = [from_flow(f, files.get(f.path)) for f in flows]
+    tests = nonproduction_paths(files)
+    out = [from_flow(f, files.get(f.path), tests) for f in flows]
     traced = {(f.path, f.line, f.rule_id.split("/")[1]): f for f in out}
     credential_lines = set()
     for issue in bandit:
@@ -152,8 +154,51 @@ def combine(flows: list[Flow], bandit: list[Finding], hits: list[tuple[RuleHit, 
             continue
         if issue.test_id in CREDENTIALS:
             credential_lines.add((issue.path, issue.line))
-        out.append(from_bandit(issue, files.get(issue.path)))
+        out.append(from_bandit(issue, files.get(issue.path), tests))
     for hit, sf in hits:
         if (sf.path, hit.node.start_point[0] + 1) not in credential_lines:
-            out.append(from_rule(hit, sf))
+            out.append(from_rule(hit, sf, tests))
     return sorted(out, key=lambda f: (not f.confirmed, f.path, f.line, f.column, f.rule_id))
+
+
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)"
+                     r"|import[ \t]+([\w., \t]+))", re.M)
+
+
+def nonproduction_paths(files: dict[str, SourceFile]) -> set[str]:
+    """Paths of test, fixture and example code whose findings are reported, never confirmed.
+
+    The folder or file name proposes it; an import from production code overrules it,
+    because a module production code imports runs in production (``app/examples/x.py``
+    imported by ``app/main.py`` is production code, whatever its folder is called).
+    """
+    named = {path for path in files if is_test_path(path)}
+    by_module = {module_name(path): path for path in named}
+    used = {by_module[name] for path, sf in files.items() if path not in named
+            for name in _imported(path, sf.source.decode("utf-8", "replace"))
+            if name in by_module}
+    return named - used
+
+
+def _imported(path: str, text: str) -> set[str]:
+    """Every dotted module name a file's import statements may load."""
+    package = module_name(path).split(".")[:-1] if not path.endswith("__init__.py") \
+        else module_name(path).split(".")
+    names: set[str] = set()
+    for dots, base, members, plain in _IMPORT.findall(text):
+        if plain:
+            for part in plain.split(","):
+                name = part.split()[0] if part.split() else ""
+                names.update(_prefixes(name))
+            continue
+        root = ".".join([*package[: len(package) - len(dots) + 1], base] if dots else [base])
+        root = root.strip(".")
+        names.update(_prefixes(root))
+        names.update(f"{root}.{m.split()[0]}".strip(".") for m in members.split(",")
+                     if m.split())
+    return names
+
+
+def _prefixes(name: str) -> set[str]:
+    parts = name.split(".")
+    return {".".join(parts[: i + 1]) for i in range(len(parts)) if parts[0]}
