@@ -197,6 +197,11 @@ def _run(
     if below:
         conclusion = "failure"
         errors.extend(below)
+    # Fail closed: a confirmed vulnerability fails the gate even when no criterion capped it.
+    unjudged = chief_justice.unjudged_findings(results, pool)
+    if unjudged:
+        conclusion = "failure"
+        errors.extend(unjudged)
 
     verdict = Verdict(
         target=target,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from courtroom.chief_justice import UNJUDGED_FINDING
 from courtroom.detectives.common import SCAN_INCOMPLETE
 from courtroom.render_view import CriterionView, ReportView
 
@@ -47,6 +48,14 @@ def _failure_reasons(view: ReportView) -> list[str]:
             "the security scan did not cover the whole repository, so the gate fails "
             "closed (the reason is listed under the audit's problems)"
         )
+    if not capped and any(e.startswith(UNJUDGED_FINDING) for e in view.verdict.errors):
+        reasons.append(
+            "a confirmed security finding in production code was not capped by any criterion "
+            "of the rubric, so the gate fails closed (listed under the audit's problems)"
+        )
+    below = [e.removeprefix("gate: ") for e in view.verdict.errors if e.startswith("gate: ")]
+    if below:
+        reasons.append(f"a criterion is under its own minimum ({'; '.join(below)})")
     if not reasons:
         reasons.append(
             f"the overall score {view.verdict.overall_score:.2f} is under the required "
