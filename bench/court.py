@@ -19,9 +19,9 @@ import time
 from dataclasses import dataclass
 
 from courtroom import chief_justice
-from courtroom.court import apply_record, hold_court
+from courtroom.court.session import apply_record, hold_court
 from courtroom.detectives.base import Case
-from courtroom.docket import evidence_for
+from courtroom.detectives.docket import evidence_for
 from courtroom.judges import JudgeBench, OfflineBackend
 from courtroom.judges.base import JudgeRequest, JudgeUsage
 from courtroom.models import JUDGES, Evidence, JudicialOpinion

@@ -45,13 +45,8 @@ from detectives.submissions import (  # noqa: E402
     TOOLS,
 )
 
-from courtroom.detectives import (  # noqa: E402
-    LAST_TIMINGS,
-    Case,
-    open_workspace,
-    pdf_read,
-    run_detectives,
-)
+from courtroom.detectives import LAST_TIMINGS, Case, open_workspace, run_detectives  # noqa: E402
+from courtroom.detectives.report import pdf_read  # noqa: E402
 
 MODULE = '''"""Generated module {i}: a helper with typical audit-tool code."""
 import json

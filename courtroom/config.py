@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from courtroom.detectives.workspace import run_git
+from courtroom.detectives.repo.workspace import run_git
 from courtroom.models import CriterionResult
 from courtroom.rubric import default_rubric_path
 from courtroom.tree_paths import matcher

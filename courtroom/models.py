@@ -200,7 +200,7 @@ class CriterionResult(BaseModel):
     execution_log: ExecutionLog
     court: CourtRecord | None = None
     #: Key under which these opinions may be reused by a re-audit (rubric, prompts, model,
-    #: evidence); see ``courtroom.github_state.criterion_digest``. None when not computed.
+    #: evidence); see ``courtroom.publish.github.state.criterion_digest``. None when not computed.
     evidence_digest: str | None = None
     #: Evidence relevant to the criterion that was cut to fit the judges' prompt, counted
     #: by kind ("<detective>, <direction>"); the judges were told these counts.

@@ -13,13 +13,14 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from courtroom import chief_justice, court, integrity, sarif
+from courtroom import chief_justice, integrity
 from courtroom.config import AuditConfig, gate_failures
+from courtroom.court import session as court
 from courtroom.detectives import open_workspace, run_detectives
 from courtroom.detectives.base import Case
 from courtroom.detectives.common import SCAN_INCOMPLETE, one_line
-from courtroom.detectives.security import security_report
-from courtroom.docket import evidence_for
+from courtroom.detectives.docket import evidence_for
+from courtroom.detectives.security.detective import security_report
 from courtroom.errors import EXIT_CRITICAL, EXIT_FAILURE, EXIT_OK, SynthesisError
 from courtroom.judges import JudgeBench, OpinionCache, make_backend
 from courtroom.judges.base import Backend, JudgeRequest, left_out
@@ -34,7 +35,8 @@ from courtroom.models import (
     Target,
     Verdict,
 )
-from courtroom.render import render_report
+from courtroom.render import sarif
+from courtroom.render.markdown import render_report
 from courtroom.rubric import Rubric, load_rubric
 from courtroom.trace import Trace
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from courtroom import chief_justice
-from courtroom.court import CourtOutcome, apply_record
+from courtroom.court.session import CourtOutcome, apply_record
 from courtroom.detectives.base import Case
 from courtroom.errors import JudgeError
 from courtroom.judges.base import JudgeRequest, JudgeUsage

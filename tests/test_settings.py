@@ -12,12 +12,12 @@ from builders import make_repo
 from config_builders import settle, tree
 from verdict_builders import make_opinion
 
-from courtroom.action_runners import AuditRequest, pipeline_runner
 from courtroom.detectives import open_workspace
 from courtroom.errors import ConfigError
 from courtroom.judges.base import JudgeRequest, JudgeUsage
 from courtroom.models import JudicialOpinion
 from courtroom.pipeline import audit
+from courtroom.publish.github.runners import AuditRequest, pipeline_runner
 from courtroom.repo_config import TREE_FILE
 from courtroom.settings import batch_fields, effective_config
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from courtroom.models import Evidence
 
 if TYPE_CHECKING:
-    from courtroom.detectives.workspace import Workspace
+    from courtroom.detectives.repo.workspace import Workspace
     from courtroom.rubric import Dimension
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from courtroom.detectives.base import REGISTRY, Case, Detective
 from courtroom.detectives.coverage import coverage_facts
-from courtroom.detectives.pdf_read import load_pdf
+from courtroom.detectives.report.pdf_read import load_pdf
 from courtroom.models import Evidence
 from courtroom.trace import Trace
 

@@ -8,7 +8,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from courtroom.docket import evidence_for
+from courtroom.detectives.docket import evidence_for
 from courtroom.models import Evidence, JudgeName, JudicialOpinion
 from courtroom.rubric import Dimension
 

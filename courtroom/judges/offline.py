@@ -41,9 +41,9 @@ def first_opinion(request: JudgeRequest) -> JudicialOpinion:
 def _hearing(request: JudgeRequest) -> JudicialOpinion:
     try:
         # Imported here: hearing_rules belongs to the court phase and may be absent.
-        rules = importlib.import_module("courtroom.judges.hearing_rules")
+        rules = importlib.import_module("courtroom.court.hearing_rules")
     except ModuleNotFoundError as exc:
-        if exc.name != "courtroom.judges.hearing_rules":
+        if exc.name != "courtroom.court.hearing_rules":
             raise
         # Without hearing rules a judge simply stands by its previous opinion.
         return request.previous or first_opinion(request)

@@ -125,16 +125,16 @@ def test_hearing_round_delegates_to_hearing_rules(monkeypatch):
         calls.append(request.round)
         return revised
 
-    module = types.ModuleType("courtroom.judges.hearing_rules")
+    module = types.ModuleType("courtroom.court.hearing_rules")
     module.revise = revise
-    monkeypatch.setitem(sys.modules, "courtroom.judges.hearing_rules", module)
+    monkeypatch.setitem(sys.modules, "courtroom.court.hearing_rules", module)
     previous = opine("Defense", mixed_evidence())
     out = opine("Defense", mixed_evidence(), round=1, previous=previous)
     assert calls == [1] and out.score == 2
 
 
 def test_hearing_without_rules_stands_by_previous(monkeypatch):
-    monkeypatch.setitem(sys.modules, "courtroom.judges.hearing_rules", None)
+    monkeypatch.setitem(sys.modules, "courtroom.court.hearing_rules", None)
     previous = opine("TechLead", mixed_evidence())
     out = opine("TechLead", mixed_evidence(), round=1, previous=previous)
     assert isinstance(out, JudicialOpinion) and out == previous

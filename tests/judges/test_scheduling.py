@@ -8,7 +8,7 @@ import time
 from court_support import CASE, rubric_with
 from fakes.anthropic_server import PromptCache, min_cacheable, tokens
 
-from courtroom.court import hold_court
+from courtroom.court.session import hold_court
 from courtroom.judges import JudgeBench, OfflineBackend
 from courtroom.judges.anthropic_backend import AnthropicBackend
 from courtroom.judges.base import JudgeRequest, JudgeUsage
