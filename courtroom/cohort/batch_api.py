@@ -21,9 +21,9 @@ from typing import Any
 
 from courtroom.cohort.batch import CohortSummary, run_batch
 from courtroom.cohort.batch_client import MAX_REQUESTS, STATE_FILE, BatchClient, BatchState
-from courtroom.cohort.command import BatchSettings, default_audit
 from courtroom.cohort.keys import batch_key, can_resume, current_commit, prompts_digest
 from courtroom.cohort.manifest import Row
+from courtroom.cohort.settings import BatchSettings, default_audit
 from courtroom.config import AuditConfig
 from courtroom.errors import ConfigError, JudgeError
 from courtroom.judges import OpinionCache, envelope, make_backend

@@ -30,7 +30,7 @@ from courtroom.errors import JudgeError
 from courtroom.judges.base import JudgeRequest
 from courtroom.judges.digest import content_digest
 from courtroom.judges.facts import Facts
-from courtroom.judges.offline import LENSES
+from courtroom.judges.lenses import BY_PERSONA
 from courtroom.models import (
     NO_EVIDENCE,
     Direction,
@@ -113,7 +113,7 @@ def revise(request: JudgeRequest) -> JudicialOpinion:
     raised = pending + [r for p in request.peers for r in (p.evidence_requests or [])]
     answered = [r for r in raised if answers(r, request.evidence)]
     if answered:
-        fields = LENSES[request.persona](request.dimension, _second_look(request, answered))
+        fields = BY_PERSONA[request.persona](request.dimension, _second_look(request, answered))
         pending = [r for r in pending if not answers(r, request.evidence)]
         notes.append("the evidence the court asked for arrived, so I re-read all of it")
 

@@ -18,10 +18,11 @@ so no lens ever advises adding what the detectives found.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from courtroom.judges.facts import Facts, clamp, fact, half_up, ids, place, security_keyword, short
-from courtroom.models import NO_EVIDENCE
+from courtroom.models import NO_EVIDENCE, JudgeName
 from courtroom.rubric import Dimension
 
 Fields = dict[str, Any]
@@ -187,3 +188,11 @@ def tech_lead(dim: Dimension, f: Facts) -> Fields:
         "mitigations": [f"Works: {fact(e)}" for e in working[:3]] or None,
         "remediation": _remediation(f),
     }
+
+
+#: Each persona's lens, for the opening opinion and for a hearing's second look.
+BY_PERSONA: dict[JudgeName, Callable[[Dimension, Facts], Fields]] = {
+    "Prosecutor": prosecutor,
+    "Defense": defense,
+    "TechLead": tech_lead,
+}

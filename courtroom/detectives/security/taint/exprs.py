@@ -294,9 +294,7 @@ def _comprehension(frame: Frame, node: Node) -> Val:
     for clause in node.named_children:
         if clause.type == "for_in_clause":
             source = frame.eval(clause.child_by_field_name("right"))
-            # Imported here: stmts imports this module at its top.
-            from courtroom.detectives.security.taint.stmts import bind
-            bind(frame, clause.child_by_field_name("left"), element(source))
+            frame.bind(clause.child_by_field_name("left"), element(source))
     body = node.named_children[0] if node.named_children else None
     value = frame.eval(body)
     if body is not None and body.type == "pair":

@@ -59,3 +59,7 @@ class Frame:
     def run(self, block: Node | None, env: Env | None) -> Env | None:
         """Execute a block from ``env``; None when every path through it leaves."""
         return stmts.execute(self, block, env)
+
+    def bind(self, target: Node | None, value: Val) -> None:
+        """Assign ``value`` to an assignment target (a name, a pattern, an item ...)."""
+        stmts.bind(self, target, value)
