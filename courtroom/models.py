@@ -199,9 +199,6 @@ class CriterionResult(BaseModel):
     security_override: bool = False
     execution_log: ExecutionLog
     court: CourtRecord | None = None
-    #: Key under which these opinions may be reused by a re-audit (rubric, prompts, model,
-    #: evidence); see ``courtroom.publish.github.state.criterion_digest``. None when not computed.
-    evidence_digest: str | None = None
     #: Evidence relevant to the criterion that was cut to fit the judges' prompt, counted
     #: by kind ("<detective>, <direction>"); the judges were told these counts.
     evidence_left_out: dict[str, int] = Field(default_factory=dict)

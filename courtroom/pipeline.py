@@ -64,7 +64,6 @@ def audit(
     trace: Trace | None = None,
     backend: Backend | None = None,
     progress: Progress = _noop,
-    seeded: Mapping[str, JudicialOpinion] | None = None,
 ) -> AuditOutcome:
     """Run one whole audit and write its files; a UsageError comes before any file is written."""
     trace = trace or Trace()
@@ -83,7 +82,7 @@ def audit(
             commit=config.commit or workspace.commit,
             pdf=pdf_display,
         )
-        return _run(config, rubric, case, target, judges, trace, progress, seeded)
+        return _run(config, rubric, case, target, judges, trace, progress)
 
 
 def _ready(backend: Backend) -> Future[Backend]:
@@ -126,7 +125,6 @@ def _run(
     judges: Future[Backend],
     trace: Trace,
     progress: Progress,
-    seeded: Mapping[str, JudicialOpinion] | None,
 ) -> AuditOutcome:
     out = config.out_dir
     progress("detect", 0, 1)
@@ -143,7 +141,7 @@ def _run(
         for d in rubric.dimensions
         for judge in JUDGES
     ]
-    cache = OpinionCache(config.resolved_cache_dir, read=config.use_cache, seeded=seeded)
+    cache = OpinionCache(config.resolved_cache_dir, read=config.use_cache)
     bench = JudgeBench(backend, max_workers=config.max_concurrency, cache=cache, trace=trace,
                        max_cost_usd=config.max_cost_usd)
     progress("judge", 0, len(requests))

@@ -26,11 +26,10 @@ from courtroom.detectives.repo import (
 from courtroom.detectives.repo.workspace import Workspace, open_workspace
 from courtroom.detectives.report import detective as report  # noqa: F401
 from courtroom.detectives.report import diagrams  # noqa: F401
-from courtroom.detectives.runner import LAST_TIMINGS, run_detectives
+from courtroom.detectives.runner import run_detectives
 from courtroom.detectives.security import detective as security  # noqa: F401
 
 __all__ = [
-    "LAST_TIMINGS",
     "REGISTRY",
     "Case",
     "Workspace",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,7 +21,6 @@ class Case:
     workspace: Workspace
     pdf: Path | None = None
     pdf_display: str | None = None
-    notes: list[str] = field(default_factory=list)
     #: The rubric's dimensions: the report detective reads its concepts from them.
     dimensions: tuple[Dimension, ...] = ()
 

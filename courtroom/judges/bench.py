@@ -145,12 +145,11 @@ class JudgeBench:
                "round": request.round}
         backend, held = self._route(request)
         # Rule-based backends (offline) recompute in microseconds; caching them would only
-        # risk serving opinions from older rules, so only seeds apply to them.
+        # risk serving opinions from older rules.
         cacheable = getattr(backend, "cacheable", True)
         key = self.cache.key(request, backend.name) if self.cache and cacheable else None
         if self.cache is not None:
-            cached = (self.cache.get(key, request) if key is not None
-                      else self.cache.seeded_for(request))
+            cached = self.cache.get(key, request) if key is not None else None
             if cached is not None:
                 self._settle(held, JudgeUsage(), ran=False)
                 with self._lock:

@@ -152,7 +152,6 @@ def _request(config: ActionConfig, subject: Subject, previous: PreviousAudit | N
         api_key=config.anthropic_api_key,
         fail_below=config.fail_below,
         cache_dir=cache_dir,
-        seed_opinions=previous.opinions if previous else {},
         settings=_settings(config),
     )
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from courtroom.errors import EXIT_FAILURE, EXIT_OK, ConfigError
-from courtroom.models import JudicialOpinion, Verdict
+from courtroom.models import Verdict
 
 
 @dataclass
@@ -31,8 +31,6 @@ class AuditRequest:
     fail_below: float | None
     #: Opinion cache, pre-seeded from the previous comment (see courtroom.publish.github.reuse).
     cache_dir: Path | None = None
-    #: The previous audit's final opinions by criterion digest (what was reused from).
-    seed_opinions: dict[str, list[JudicialOpinion]] = field(default_factory=dict)
     #: AuditConfig fields set by action inputs (provider, max_cost_usd, timeouts...);
     #: anything absent keeps AuditConfig's default.
     settings: dict[str, Any] = field(default_factory=dict)

@@ -58,10 +58,7 @@ def criterion_digest(
 
 
 def digest_of(verdict: Verdict, result: CriterionResult) -> str:
-    """The digest the pipeline recorded, else one derived from what the judges cited."""
-    recorded = getattr(result, "evidence_digest", None)
-    if recorded:
-        return str(recorded)
+    """The criterion's digest, derived from the evidence the judges cited."""
     cited = {c for o in result.opinions for c in o.cited_evidence if c in verdict.evidences}
     return criterion_digest(
         rubric_sha256=verdict.rubric.sha256,
@@ -80,7 +77,6 @@ class PreviousAudit:
     rubric_sha256: str = ""
     bench: str = ""
     commit: str | None = None
-    opinions: dict[str, list[JudicialOpinion]] = field(default_factory=dict)  # by digest
     cache: dict[str, JudicialOpinion] = field(default_factory=dict)  # by cache key
 
     @classmethod
@@ -92,7 +88,6 @@ class PreviousAudit:
             rubric_sha256=verdict.rubric.sha256,
             bench=verdict.bench,
             commit=verdict.target.commit,
-            opinions={digest_of(verdict, c): list(c.opinions) for c in verdict.criteria},
         )
 
 
@@ -171,41 +166,17 @@ def decode_state(body: str) -> PreviousAudit | None:
         data = json.loads(zlib.decompress(base64.b64decode(match.group(2), validate=True)))
         cache = {k: JudicialOpinion.model_validate(v) for k, v in data["cache"].items()}
         criteria = data["criteria"]
-        opinions = {
-            entry["digest"]: [cache[k] for k in entry["final"] if k in cache]
-            for entry in criteria.values()
-            if entry.get("final")
-        }
         return PreviousAudit(
             overall_score=data.get("overall"),
             scores={k: int(v["score"]) for k, v in criteria.items()},
             rubric_sha256=str(data.get("rubric", "")),
             bench=str(data.get("bench", "")),
             commit=data.get("commit"),
-            opinions=opinions,
             cache=cache,
         )
     except (binascii.Error, zlib.error, ValueError, KeyError, TypeError, ValidationError):
         # A hand-edited or truncated comment is no reason to fail an audit.
         return None
-
-
-def previous_opinions_from_comment(
-    body: str, *, rubric_sha256: str | None = None, bench: str | None = None
-) -> dict[str, list[JudicialOpinion]]:
-    """Opinions from an earlier audit, by criterion digest, for a pre-seeded opinion cache.
-
-    When ``rubric_sha256`` or ``bench`` are given and differ from the earlier audit's,
-    nothing is reused: a new rubric or model must judge afresh.
-    """
-    state = decode_state(body)
-    if state is None:
-        return {}
-    if rubric_sha256 is not None and state.rubric_sha256 != rubric_sha256:
-        return {}
-    if bench is not None and state.bench != bench:
-        return {}
-    return state.opinions
 
 
 def cache_seeds(state: PreviousAudit | None) -> dict[str, JudicialOpinion]:

@@ -54,7 +54,7 @@ def test_first_run_creates_comment_and_check_on_the_pr_head(
     workspace = tmp_path / "workspace"
     assert json.loads((workspace / "courtroom-report" / "verdict.json").read_text())["conclusion"]
     assert "## Executive summary" in (tmp_path / "summary.md").read_text()
-    assert audit.requests[0].commit == HEAD and audit.requests[0].seed_opinions == {}
+    assert audit.requests[0].commit == HEAD
     assert audit.requests[0].pdf == workspace / "reports/*.pdf"  # no match: the audit reports it
     assert "ghs_secret_token_value" not in capsys.readouterr().err + comment["body"]
 
@@ -72,7 +72,6 @@ def test_second_run_edits_the_same_comment_and_reuses_opinions(
     body = next(iter(fake.comments.values()))["body"]
     assert "(+0.40 since last audit)" in body
     assert second.reused == 14 and second.asked == 0  # nothing changed: no judge asked
-    assert second.requests[0].seed_opinions  # the previous opinions, by criterion digest
     changed = FakeAudit(inputs="v2")  # new evidence: every key differs, nothing reused
     run(env, changed)
     assert changed.reused == 0 and changed.asked == 14
