@@ -22,6 +22,10 @@ MistrialReason = Literal["time_exhausted", "deliberation_exhausted", "judge_decl
 #: Lenses credit only "supports"; an "adverse" fact is never credit, whatever ``found`` says.
 Direction = Literal["supports", "adverse", "context"]
 
+#: Tag of a confirmed security finding: it caps the criterion's score (DESIGN §4 rule 4)
+#: and the court hears it. Unconfirmed findings carry "security_unconfirmed" instead.
+SECURITY_TAG = "security"
+
 #: Sentinel a judge cites when nothing was found for the criterion; never penalised.
 NO_EVIDENCE = "NO_EVIDENCE"
 

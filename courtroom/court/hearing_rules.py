@@ -33,6 +33,7 @@ from courtroom.judges.facts import Facts
 from courtroom.judges.lenses import BY_PERSONA
 from courtroom.models import (
     NO_EVIDENCE,
+    SECURITY_TAG,
     Direction,
     Evidence,
     EvidenceRequest,
@@ -40,7 +41,6 @@ from courtroom.models import (
     opinion_id,
 )
 
-SECURITY_TAG = "security"
 #: The security-charge rule's ceiling for the Defense.
 DEFENSE_CEILING = 3
 #: Most requests one judge files in a round (keeps a remand targeted).

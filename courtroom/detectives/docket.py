@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from courtroom.models import Evidence
+from courtroom.models import SECURITY_TAG, Evidence
 from courtroom.rubric import Dimension
 
 #: Most items a judge is shown for one criterion; the rest stay in the pool and report.
@@ -14,7 +14,7 @@ MAX_ITEMS = 40
 
 def _priority(evidence: Evidence) -> tuple[int, float, str, str]:
     # Security findings and missing facts first: they change scores the most.
-    security = 0 if "security" in evidence.tags else 1
+    security = 0 if SECURITY_TAG in evidence.tags else 1
     return (security, -evidence.confidence, evidence.location, evidence.goal)
 
 
@@ -26,7 +26,7 @@ TOPICS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     (_REPO, re.compile(r"graph|orchestrat|fan.?(in|out)|parallel"),
      ("graph", "parallelism", "conditional")),
     (_REPO, re.compile(r"tool|sandbox|clone|secur"),
-     ("tools", "sandbox", "security", "security_unconfirmed")),
+     ("tools", "sandbox", SECURITY_TAG, "security_unconfirmed")),
     (_REPO, re.compile(r"structured|schema"), ("structured_output",)),
     (_REPO, re.compile(r"judicial|persona|judge|dialectic"), ("personas",)),
     (_REPO, re.compile(r"chief|justice|synthes|verdict"), ("synthesis",)),

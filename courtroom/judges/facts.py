@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from courtroom.models import Evidence
+from courtroom.chief_justice import keyword_in
+from courtroom.models import SECURITY_TAG, Evidence
 from courtroom.rubric import DEFAULT_KEYWORDS
 
 #: Below this confidence a supporting fact counts as unverified.
@@ -25,11 +26,6 @@ _HISTORY_TAGS = {"git", "history"}
 _BROKEN_TAGS = {"parse_error"}
 #: Detectives end an adverse rationale with "Fix: <the change>" to say what would cure it.
 _FIX = re.compile(r"\bFix:\s*(?P<fix>.+)$", re.S)
-
-
-def half_up(value: float) -> int:
-    """Round half up for the non-negative values the lenses compute (2.5 -> 3)."""
-    return int(value + 0.5)
 
 
 def clamp(score: int) -> int:
@@ -80,11 +76,14 @@ _SMELLS: tuple[tuple[str, str], ...] = (
 )
 
 
-def security_keyword(item: Evidence) -> str | None:
-    """The security keyword a finding names (goal, content or rationale), if any."""
+def implied_keyword(item: Evidence) -> str | None:
+    """The security keyword a finding implies (goal, content or rationale), if any.
+
+    A keyword the text names wins, in the rubric's default order; else a known smell.
+    """
     text = f"{item.goal} {item.content or ''} {item.rationale}".lower()
     for keyword in DEFAULT_KEYWORDS:
-        if re.search(rf"\b{re.escape(keyword)}\b", text):
+        if keyword_in(text, (keyword,)):
             return keyword
     for pattern, keyword in _SMELLS:
         if re.search(pattern, text):
@@ -146,7 +145,7 @@ class Facts:
     @property
     def flaws(self) -> list[Evidence]:
         """Bad things found that are not security findings (a bulk upload, a dead end)."""
-        return [e for e in self.adverse if e.found and "security" not in e.tags]
+        return [e for e in self.adverse if e.found and SECURITY_TAG not in e.tags]
 
     @property
     def weak(self) -> list[Evidence]:
@@ -196,7 +195,7 @@ class Facts:
 
 def _finding(item: Evidence) -> bool:
     """A found fact tagged ``security`` that does not say it meets the criterion."""
-    return item.found and "security" in item.tags and item.direction != "supports"
+    return item.found and SECURITY_TAG in item.tags and item.direction != "supports"
 
 
 def _weight(items: list[Evidence], weak_credit: float = 1.0, per_goal: int = 1) -> float:

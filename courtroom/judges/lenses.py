@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from courtroom.judges.facts import Facts, clamp, fact, half_up, ids, place, security_keyword, short
+from courtroom.chief_justice import round_score
+from courtroom.judges.facts import Facts, clamp, fact, ids, implied_keyword, place, short
 from courtroom.models import NO_EVIDENCE, JudgeName
 from courtroom.rubric import Dimension
 
@@ -74,7 +75,7 @@ def prosecutor(dim: Dimension, f: Facts) -> Fields:
         return fields
     charges: list[str] = []
     for item in f.security:
-        keyword = security_keyword(item)
+        keyword = implied_keyword(item)
         charges.append(f"Security flaw{f' ({keyword})' if keyword else ''}: {fact(item)}")
     charges += [f"Found: {fact(e)}" for e in f.flaws]
     charges += [f"Missing: {fact(e)}" for e in f.missing]
@@ -86,7 +87,7 @@ def prosecutor(dim: Dimension, f: Facts) -> Fields:
              f"{len(f.adverse)} point against it ({len(f.missing)} missing, "
              f"{len(f.flaws)} flaw(s), {len(f.security)} security finding(s))."]
     if f.security:
-        keyword = security_keyword(f.security[0])
+        keyword = implied_keyword(f.security[0])
         parts.append(f"Unsafe code stands proven: {keyword or 'a security flaw'} at "
                      f"{fact(f.security[0])}.")
     if f.flaws:
@@ -126,7 +127,7 @@ def defense(dim: Dimension, f: Facts) -> Fields:
             "mitigations": None,
             "remediation": _remediation(f),
         }
-    score = 2 + half_up(3 * share)
+    score = 2 + round_score(3 * share)
     if f.security:
         score = min(score, 4)
     mitigations = [f"Credit: {fact(e)}" for e in f.solid[:4]]
@@ -163,7 +164,7 @@ def tech_lead(dim: Dimension, f: Facts) -> Fields:
         return _unproven(dim, 1, f"Nothing shows that {dim.name} works: with no decisive "
                          "evidence there is nothing a colleague could run, debug or extend.")
     working = sorted(f.supports, key=lambda e: (-e.confidence, e.location, e.goal))
-    score = 1 + half_up(4 * share) - bool(f.broken)
+    score = 1 + round_score(4 * share) - bool(f.broken)
     if f.security:
         score = min(score, 3)
     parts = [f"Pragmatic view of {dim.name}: {len(working)} fact(s) show working parts "

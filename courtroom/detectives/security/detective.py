@@ -18,7 +18,7 @@ from courtroom.detectives.security.rules import clone_into_cwd, hardcoded_secret
 from courtroom.detectives.security.scanner import start_scan
 from courtroom.detectives.security.taint import Engine
 from courtroom.findings import SecurityFinding, SecurityReport
-from courtroom.models import Evidence
+from courtroom.models import SECURITY_TAG, Evidence
 
 NAME = "security"
 #: Unconfirmed hints shown to the judges as evidence; all of them stay in the verdict's
@@ -53,7 +53,7 @@ def build_report(index: SourceIndex) -> SecurityReport:
 
 def _evidence(f: SecurityFinding) -> Evidence:
     status = "confirmed" if f.confirmed else "unconfirmed"
-    tags = (REPO, "tools", "security" if f.confirmed else "security_unconfirmed")
+    tags = (REPO, "tools", SECURITY_TAG if f.confirmed else "security_unconfirmed")
     where = " in test code" if f.in_test else ""
     return make(NAME, f"Security finding: {f.name}", True, f"{f.path}:{f.line}",
                 f"{status}{where}: {f.reason}. Reported by {', '.join(f.tools)} "

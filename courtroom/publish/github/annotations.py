@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from courtroom.models import Verdict
+from courtroom.models import SECURITY_TAG, Verdict
 from courtroom.render.text import one_line
 
 _LOCATION = re.compile(
@@ -87,7 +87,7 @@ def findings(verdict: Verdict) -> list[Annotation]:
     for ev in verdict.evidences.values():
         place = parse_location(ev.location)
         criteria = cited_in.get(ev.id, [])
-        security = ev.found and "security" in ev.tags
+        security = ev.found and SECURITY_TAG in ev.tags
         if place is None or not (security or criteria):
             continue
         weakest = min((score for _, score in criteria), default=5)
