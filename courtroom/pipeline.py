@@ -18,7 +18,7 @@ from courtroom.config import AuditConfig, gate_failures
 from courtroom.court import session as court
 from courtroom.detectives import open_workspace, run_detectives
 from courtroom.detectives.base import Case
-from courtroom.detectives.common import SCAN_INCOMPLETE, one_line
+from courtroom.detectives.common import SCAN_INCOMPLETE
 from courtroom.detectives.docket import evidence_for
 from courtroom.detectives.security.detective import security_report
 from courtroom.errors import EXIT_CRITICAL, EXIT_FAILURE, EXIT_OK, SynthesisError
@@ -39,6 +39,7 @@ from courtroom.render import sarif
 from courtroom.render.markdown import render_report
 from courtroom.rubric import Rubric, load_rubric
 from courtroom.trace import Trace
+from courtroom.untrusted import one_line
 
 #: progress(stage, done, total): a display hook; the CLI draws it, tests ignore it.
 Progress = Callable[[str, int, int], None]

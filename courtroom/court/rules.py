@@ -6,7 +6,6 @@ to do, so the rules can be tested on plain opinions without a bench.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
@@ -22,6 +21,7 @@ from courtroom.models import (
     JudicialOpinion,
 )
 from courtroom.rubric import CourtParameters, Rubric
+from courtroom.untrusted import clip
 
 #: Variance at or under which the first round counts as agreement (plea deal).
 PLEA_VARIANCE = 1
@@ -35,9 +35,6 @@ MAX_POINTS = 6
 MAX_POOL_ANSWERS = 8
 
 Opening = Literal["plea", "hearing", "skipped"]
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
 
 def limits_for(rubric: Rubric, overrides: Mapping[str, object] | None = None) -> CourtParameters:
     """The rubric's court limits with any configured overrides applied (validated)."""
@@ -97,10 +94,9 @@ def classify(opinions: Sequence[JudicialOpinion], pool: Mapping[str, Evidence]) 
     return "skipped"
 
 
-def clip(text: str, limit: int) -> str:
-    """Untrusted text made safe to show: control characters out, length capped."""
-    cleaned = _CONTROL.sub(" ", text).strip()
-    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1].rstrip() + "…"
+def _shown(text: str, limit: int) -> str:
+    # Peer text reaches other judges' prompts: made inert like every untrusted text.
+    return clip(text.strip(), limit)
 
 
 def peer_view(opinion: JudicialOpinion) -> JudicialOpinion:
@@ -111,12 +107,12 @@ def peer_view(opinion: JudicialOpinion) -> JudicialOpinion:
     a remand was asked for.
     """
     requests = [
-        r.model_copy(update={"question": clip(r.question, MAX_POINT_CHARS)})
+        r.model_copy(update={"question": _shown(r.question, MAX_POINT_CHARS)})
         for r in (opinion.evidence_requests or [])[:MAX_POINTS]
     ]
     return opinion.model_copy(
         update={
-            "argument": clip(opinion.argument, MAX_ARGUMENT_CHARS),
+            "argument": _shown(opinion.argument, MAX_ARGUMENT_CHARS),
             "charges": _points(opinion.charges),
             "mitigations": _points(opinion.mitigations),
             "remediation": None,
@@ -128,7 +124,7 @@ def peer_view(opinion: JudicialOpinion) -> JudicialOpinion:
 def _points(points: list[str] | None) -> list[str] | None:
     if points is None:
         return None
-    return [clip(p, MAX_POINT_CHARS) for p in points[:MAX_POINTS]]
+    return [_shown(p, MAX_POINT_CHARS) for p in points[:MAX_POINTS]]
 
 
 def hearing_evidence(
@@ -155,11 +151,11 @@ def describe(request: EvidenceRequest) -> str:
     """One line saying what a request is missing."""
     subject = []
     if request.path:
-        subject.append(f"file {clip(request.path, MAX_POINT_CHARS)}")
+        subject.append(f"file {_shown(request.path, MAX_POINT_CHARS)}")
     if request.symbol:
-        subject.append(f"symbol {clip(request.symbol, MAX_POINT_CHARS)}")
+        subject.append(f"symbol {_shown(request.symbol, MAX_POINT_CHARS)}")
     what = ", ".join(subject)
-    question = clip(request.question, MAX_POINT_CHARS)
+    question = _shown(request.question, MAX_POINT_CHARS)
     if what and question:
         return f"{what}: {question}"
     return what or question or "unspecified evidence"
@@ -232,7 +228,7 @@ def defense_challenges(rounds: Iterable[Sequence[JudicialOpinion]]) -> list[str]
             if opinion.judge != "Defense" or opinion.fallback:
                 continue
             for point in opinion.mitigations or []:
-                text = clip(point, MAX_POINT_CHARS)
+                text = _shown(point, MAX_POINT_CHARS)
                 if text and text not in seen:
                     seen.append(text)
     return seen[:MAX_POINTS * 2]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from courtroom.chief_justice import keyword_in
 from courtroom.models import SECURITY_TAG, Evidence
 from courtroom.rubric import DEFAULT_KEYWORDS
+from courtroom.untrusted import one_line
 
 #: Below this confidence a supporting fact counts as unverified.
 WEAK = 0.6
@@ -60,12 +61,6 @@ def spot(location: str) -> str:
     return f"`{loc}`"
 
 
-def short(text: str, limit: int = 90) -> str:
-    """A goal or finding cut to one readable line."""
-    one = " ".join(text.split())
-    return one if len(one) <= limit else one[: limit - 1] + "…"
-
-
 #: Code smells that name a security keyword when the finding does not say it in words.
 _SMELLS: tuple[tuple[str, str], ...] = (
     (r"shell\s*=\s*true|os\.system|os\.popen|subprocess.*shell", "shell injection"),
@@ -93,20 +88,20 @@ def implied_keyword(item: Evidence) -> str | None:
 
 def fact(item: Evidence) -> str:
     """'goal (place)' — how an argument names one fact."""
-    return f"{short(item.goal)} ({place(item.location)})"
+    return f"{one_line(item.goal, 90)} ({place(item.location)})"
 
 
 def _first_sentence(text: str, limit: int = 160) -> str:
     head = re.split(r"(?<=[.;])\s", " ".join(text.split()), maxsplit=1)[0]
-    return short(head.rstrip(".;"), limit)
+    return one_line(head.rstrip(".;"), limit)
 
 
 def fix_line(item: Evidence) -> str:
     """One remediation line for an adverse fact: where, what is wrong, and the change."""
     found = _FIX.search(item.rationale)
     problem = _first_sentence(item.rationale[: found.start()] if found else item.rationale)
-    change = short(found.group("fix").strip().rstrip("."), 200) if found else (
-        f"make it meet the criterion instead ({short(item.goal, 70)})")
+    change = one_line(found.group("fix").strip().rstrip("."), 200) if found else (
+        f"make it meet the criterion instead ({one_line(item.goal, 70)})")
     return f"{spot(item.location)}: {problem}; {change}."
 
 

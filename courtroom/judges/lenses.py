@@ -22,9 +22,10 @@ from collections.abc import Callable
 from typing import Any
 
 from courtroom.chief_justice import round_score
-from courtroom.judges.facts import Facts, clamp, fact, ids, implied_keyword, place, short
+from courtroom.judges.facts import Facts, clamp, fact, ids, implied_keyword, place
 from courtroom.models import NO_EVIDENCE, JudgeName
 from courtroom.rubric import Dimension
+from courtroom.untrusted import one_line
 
 Fields = dict[str, Any]
 
@@ -60,7 +61,7 @@ def _unproven(dim: Dimension, score: int, argument: str) -> Fields:
         "argument": argument,
         "cited_evidence": [NO_EVIDENCE],
         "remediation": f"Nothing in {_where(dim)} could be judged for {dim.name}; the "
-        f"detectives looked for: {short(dim.forensic_instruction, 140)}",
+        f"detectives looked for: {one_line(dim.forensic_instruction, 140)}",
     }
 
 

@@ -82,7 +82,7 @@ def printable(text: str, keep: str = "") -> str:
     )
 
 
-def one_line(text: str) -> str:
+def md_line(text: str) -> str:
     """Printable characters only, every run of whitespace one space, no edges."""
     return re.sub(r"\s+", " ", printable(str(text))).strip()
 
@@ -165,7 +165,7 @@ def neutralise(text: object, limit: int | None = None, *, cell: bool = False) ->
     """
     # Invisible characters go before paths are found (they could hide one), and paths go
     # before defusing (removing a runner's checkout root could join "@" to a name).
-    line = scrub(one_line(str(text)))
+    line = scrub(md_line(str(text)))
     if limit is not None and len(line) > limit:
         line = line[: max(0, limit - 1)].rstrip() + "…"
     out = []
@@ -186,7 +186,7 @@ def neutralise(text: object, limit: int | None = None, *, cell: bool = False) ->
 
 def code(value: object, *, cell: bool = True) -> str:
     """A value (a path, a location, a commit) as one code span; inert wherever it lands."""
-    text = scrub(one_line(str(value)))
+    text = scrub(md_line(str(value)))
     if re.fullmatch(r"[0-9a-f]{40}", text):
         text = text[:12]  # a commit: the short form is what people paste and search
     return fence(text.replace("|", "\\|") if cell else text)

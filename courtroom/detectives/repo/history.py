@@ -14,9 +14,10 @@ from datetime import datetime
 from pathlib import Path
 
 from courtroom.detectives.base import Case, detective
-from courtroom.detectives.common import REPO, make, one_line
+from courtroom.detectives.common import REPO, make
 from courtroom.detectives.repo.workspace import run_git
 from courtroom.models import Evidence
+from courtroom.untrusted import one_line
 
 NAME = "history"
 TAGS = (REPO, "git", "history")

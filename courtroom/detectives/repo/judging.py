@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from courtroom.detectives.base import Case, detective
-from courtroom.detectives.common import REPO, clip, is_test_path, make
+from courtroom.detectives.common import REPO, is_test_path, make
 from courtroom.detectives.parsing import source_index
 from courtroom.detectives.repo.judging_facts import (
     free_text_parsing,
@@ -23,6 +23,7 @@ from courtroom.detectives.repo.personas import find_prompts, similarities
 from courtroom.detectives.repo.python_facts import RETRY, structured_calls, synthesis_functions
 from courtroom.detectives.repo.source import no_python
 from courtroom.models import Evidence
+from courtroom.untrusted import clip
 
 MAX_ITEMS = 12
 #: A persona prompt shorter than this is a one-line label, not a philosophy to argue from.

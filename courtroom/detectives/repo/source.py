@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from courtroom.detectives.base import Case, detective
-from courtroom.detectives.common import REPO, clip, is_test_path, make
+from courtroom.detectives.common import REPO, is_test_path, make
 from courtroom.detectives.parsing import SourceIndex, source_index
 from courtroom.detectives.repo.graph import graph_facts
 from courtroom.detectives.repo.python_facts import ClassFact, classes
 from courtroom.models import Evidence
+from courtroom.untrusted import clip
 
 #: Topic tags of every repository dimension: a repo without Python concerns all of them.
 REPO_TOPICS = ("state", "graph", "structured_output", "personas", "synthesis", "tools")

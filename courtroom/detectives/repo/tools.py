@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from courtroom.detectives.base import Case, detective
-from courtroom.detectives.common import REPO, clip, is_test_path, make
+from courtroom.detectives.common import REPO, is_test_path, make
 from courtroom.detectives.parsing import (
     Node,
     SourceFile,
@@ -24,6 +24,7 @@ from courtroom.detectives.parsing import (
 from courtroom.detectives.repo.judging_facts import code_text
 from courtroom.detectives.repo.source import no_python
 from courtroom.models import Evidence
+from courtroom.untrusted import clip
 
 NAME = "tools"
 TAGS = (REPO, "tools", "sandbox")

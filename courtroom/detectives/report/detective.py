@@ -7,7 +7,7 @@ instructions, and excerpts in evidence are short.
 from __future__ import annotations
 
 from courtroom.detectives.base import Case, detective
-from courtroom.detectives.common import PDF, clip, make
+from courtroom.detectives.common import PDF, make
 from courtroom.detectives.report.concept_terms import rubric_concepts
 from courtroom.detectives.report.pdf_claims import check_claims, check_paths
 from courtroom.detectives.report.pdf_concepts import analyse
@@ -16,6 +16,7 @@ from courtroom.detectives.report.pdf_read import PdfData, load_pdf
 from courtroom.errors import RubricError
 from courtroom.models import Evidence
 from courtroom.rubric import Dimension, default_rubric_path, load_rubric
+from courtroom.untrusted import clip
 
 NAME = "report"
 MAX_HALLUCINATED = 12

@@ -10,13 +10,14 @@ not read, so its shape is never guessed.
 from __future__ import annotations
 
 from courtroom.detectives.base import Case, detective
-from courtroom.detectives.common import IMAGES, clip, make
+from courtroom.detectives.common import IMAGES, make
 from courtroom.detectives.repo.graph import graph_facts
 from courtroom.detectives.report.detective import unusable
 from courtroom.detectives.report.diagram_graph import read_drawing
 from courtroom.detectives.report.diagram_text import TextDiagram, box_drawing, mermaid
 from courtroom.detectives.report.pdf_read import Box, PageData, load_pdf
 from courtroom.models import Direction, Evidence
+from courtroom.untrusted import clip
 
 NAME = "diagrams"
 TAGS = (IMAGES, "diagram")

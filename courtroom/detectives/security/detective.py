@@ -10,7 +10,7 @@ gate fails closed instead of passing on a partial scan.
 from __future__ import annotations
 
 from courtroom.detectives.base import Case, detective
-from courtroom.detectives.common import REPO, SCAN_INCOMPLETE, make, one_line
+from courtroom.detectives.common import REPO, SCAN_INCOMPLETE, make
 from courtroom.detectives.parsing import SourceIndex, source_index
 from courtroom.detectives.repo.workspace import Workspace
 from courtroom.detectives.security.report import combine
@@ -19,6 +19,7 @@ from courtroom.detectives.security.scanner import start_scan
 from courtroom.detectives.security.taint import Engine
 from courtroom.findings import SecurityFinding, SecurityReport
 from courtroom.models import SECURITY_TAG, Evidence
+from courtroom.untrusted import one_line
 
 NAME = "security"
 #: Unconfirmed hints shown to the judges as evidence; all of them stay in the verdict's

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from courtroom.models import SECURITY_TAG, Verdict
-from courtroom.render.text import one_line
+from courtroom.render.text import md_line
 
 _LOCATION = re.compile(
     r"^(?P<path>[^\s:]+\.[^\s:/]+|[^\s:]+/[^\s:]+):(?P<line>\d+)(?:-(?P<end>\d+))?$"
@@ -32,11 +32,11 @@ def plain(text: str) -> str:
     """Untrusted text made one inert line for a plain-text surface.
 
     Control, format (bidi overrides, zero-width) and unpaired surrogate characters go and
-    whitespace runs become one space (the render layer's ``one_line``); ``@name`` and
+    whitespace runs become one space (the render layer's ``md_line``); ``@name`` and
     ``@org/team`` get a full-width at sign, as the render layer writes them in code spans,
     because annotations are not Markdown and an entity would show as text.
     """
-    return _MENTION.sub(FULL_WIDTH_AT, one_line(text))
+    return _MENTION.sub(FULL_WIDTH_AT, md_line(text))
 
 
 @dataclass(frozen=True)
