@@ -35,6 +35,12 @@ class SlowOffline:
     """The offline judges behind a fixed delay, counting calls (a stand-in for Claude)."""
 
     name = "offline+latency"
+    model: str | None = None
+    api_version: str | None = None
+    cacheable = True  # a stand-in for Claude, cached as Claude is
+
+    def estimate_usd(self, request: JudgeRequest, output_tokens: int | None = None) -> None:
+        return None
 
     def __init__(self, latency: float) -> None:
         self.inner = OfflineBackend()

@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from builders import FakeBackend
+
 from courtroom import chief_justice
 from courtroom.court.session import CourtOutcome, apply_record
 from courtroom.detectives.base import Case
@@ -76,7 +78,7 @@ def opinion(
 Script = JudicialOpinion | Callable[[JudgeRequest], JudicialOpinion] | JudgeError
 
 
-class ScriptedBackend:
+class ScriptedBackend(FakeBackend):
     """Answers each (criterion, judge) from its own queue; stands by when the queue is empty."""
 
     name = "scripted"

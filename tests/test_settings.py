@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from builders import make_repo
+from builders import FakeBackend, make_repo
 from config_builders import settle, tree
 from verdict_builders import make_opinion
 
@@ -134,7 +134,7 @@ def test_operator_config_is_trusted_and_relative_to_its_folder(tmp_path: Path) -
         batch_fields({}, ops / "p.yml")
 
 
-class _Honest:
+class _Honest(FakeBackend):
     """A cacheable backend (as Claude is) whose every opinion says it was really asked."""
 
     name = "honest"

@@ -25,7 +25,8 @@ from courtroom.cohort.manifest import Row
 from courtroom.cohort.settings import BatchSettings, default_audit
 from courtroom.config import AuditConfig
 from courtroom.errors import ConfigError, JudgeError, JudgeOutputError
-from courtroom.judges import OpinionCache, claude_request, make_backend
+from courtroom.judges import OpinionCache, claude_request
+from courtroom.judges.anthropic_backend import AnthropicBackend
 from courtroom.judges.base import JudgeRequest, JudgeUsage
 from courtroom.models import JudgeName, JudicialOpinion
 
@@ -37,11 +38,20 @@ Audit = Callable[..., Any]
 class Collector:
     """A backend that records the requests of one audit and answers none of them."""
 
+    #: Cacheable under the real backend's name, so what a batch already answered is served.
+    cacheable = True
+    model: str | None = None
+    api_version: str | None = None
+
     def __init__(self, name: str, cache: OpinionCache) -> None:
         self.name = name
         self._cache = cache
         self._lock = threading.Lock()
         self.asked: dict[str, JudgeRequest] = {}
+
+    def estimate_usd(self, request: JudgeRequest, output_tokens: int | None = None) -> None:
+        """Free: nothing is sent while collecting."""
+        return None
 
     def opine(self, request: JudgeRequest) -> tuple[JudicialOpinion, JudgeUsage]:
         """Record the request; raise so the bench falls back and caches nothing."""
@@ -167,12 +177,9 @@ def run_with_batch_api(
     if not settings.use_cache or settings.cache_dir is None:
         raise ConfigError("--batch-api delivers opinions through the cache: drop --no-cache")
     key = settings.api_key.get_secret_value()
-    backend = make_backend(
-        "anthropic", model=settings.model, api_key=key, base_url=settings.base_url
-    )
-    version = getattr(backend, "api_version", None) or "2023-06-01"
-    model = str(getattr(backend, "model", settings.model))
-    max_tokens = int(getattr(backend, "max_tokens", 8000))
+    backend = AnthropicBackend(model=settings.model, api_key=key, base_url=settings.base_url)
+    version = backend.api_version or "2023-06-01"
+    model, max_tokens = backend.model, backend.max_tokens
     client = BatchClient(api_key=key, version=version, base_url=settings.base_url)
     state = BatchState(out / STATE_FILE)
     cache = OpinionCache(settings.cache_dir)

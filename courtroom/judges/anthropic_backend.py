@@ -60,6 +60,9 @@ Sleep = Callable[[float], None]
 class AnthropicBackend:
     """A Claude judge: one Messages call per persona and criterion, structured output."""
 
+    #: Claude's answers cost money and time: the opinion cache serves repeats.
+    cacheable = True
+
     def __init__(
         self,
         *,

@@ -43,6 +43,10 @@ class OfflineBackend:
     model: str | None = None
     api_version: str | None = None
 
+    def estimate_usd(self, request: JudgeRequest, output_tokens: int | None = None) -> None:
+        """Free: rules make no request."""
+        return None
+
     def opine(self, request: JudgeRequest) -> tuple[JudicialOpinion, JudgeUsage]:
         """The persona's opinion by rule; never raises for well-formed requests."""
         opinion = _hearing(request) if request.round > 0 else first_opinion(request)

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from builders import Commit, make_repo
+from builders import Commit, FakeBackend, make_repo
 from court_support import CASE, ScriptedBackend, opinion, rubric_with
 
 from courtroom import chief_justice
@@ -41,7 +41,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return make_repo(root, [Commit("init", FILES), "add notes", "more work", "fix", "tests"])
 
 
-class Disputed:
+class Disputed(FakeBackend):
     """The offline judges, except that on one criterion the opening is forced apart.
 
     Keeps these tests about the court, whatever the detectives and lenses conclude.

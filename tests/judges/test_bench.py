@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from builders import FakeBackend
+
 from courtroom.errors import JudgeTransportError
 from courtroom.judges import JudgeBench, OfflineBackend, OpinionCache, make_backend
 from courtroom.judges.base import JudgeRequest, JudgeUsage
@@ -13,7 +15,7 @@ from courtroom.trace import Trace
 from .conftest import dimension, mixed_evidence
 
 
-class Flaky:
+class Flaky(FakeBackend):
     """A backend whose Defense always fails (one way or another)."""
 
     name = "flaky"

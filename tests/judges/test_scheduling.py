@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
+from builders import FakeBackend
 from court_support import CASE, rubric_with
 from fakes.anthropic_server import PromptCache, min_cacheable, tokens
 
@@ -25,7 +26,7 @@ def long_evidence() -> list:
             for i in range(4)]
 
 
-class Recording:
+class Recording(FakeBackend):
     """An in-process backend that records requests in flight and when each ran."""
 
     name = "recording"

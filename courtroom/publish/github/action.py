@@ -79,13 +79,13 @@ def _previous(config: ActionConfig, github: GitHubWriter, subject: Subject) -> P
     if subject.pr_number is None or not config.comment:
         return None
     try:
-        comment = github.find_comment(subject.pr_number)
+        body = github.previous_body(subject.pr_number)
     except PublishError as exc:  # reading the old comment is an optimisation only
         say(f"could not read the previous comment ({exc}); auditing from scratch")
         return None
-    if comment is None:
+    if body is None:
         return None
-    return trusted_state(getattr(comment, "body", "") or "", config.signing_key)
+    return trusted_state(body, config.signing_key)
 
 
 @contextmanager
@@ -229,7 +229,7 @@ def _critical(
     """No verdict: say so everywhere we can, and fail the check so nobody merges blind."""
     # The reason may quote the submission (a file name, a payload value): inert text only,
     # plain in the log, defused Markdown in the summary and the check run.
-    error = plain(str(getattr(outcome, "error", None) or "the audit could not complete"))
+    error = plain(str(outcome.error or "the audit could not complete"))
     print(f"::error::{escape_data(f'courtroom: the audit could not complete: {error}')}")
     shown = neutralise(error)
     left = dict(outcome.paths) or _left_in(config.out_dir)

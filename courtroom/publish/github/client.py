@@ -170,6 +170,11 @@ class Publisher:
             raise GithubException(400, data, None)
         return data
 
+    def previous_body(self, number: int) -> str | None:
+        """The text of our sticky comment on PR ``number``; None when there is none."""
+        comment = self.find_comment(number)
+        return None if comment is None else str(comment.body or "")
+
     def find_comment(self, number: int) -> IssueComment | None:
         """Our sticky comment on PR ``number``: by our identity, starting with the marker."""
         me = self.identity()

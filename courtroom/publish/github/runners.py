@@ -51,6 +51,10 @@ class Outcome(Protocol):
     def paths(self) -> Mapping[str, Path]:
         """Files the audit wrote, by kind: verdict, report, trace."""
 
+    @property
+    def error(self) -> str | None:
+        """Why the audit could not complete (a critical failure); None otherwise."""
+
 
 RunAudit = Callable[[AuditRequest], Outcome]
 
@@ -93,6 +97,8 @@ class Replayed:
     verdict: Verdict
     exit_code: int
     paths: dict[str, Path] = field(default_factory=dict)
+    #: A replayed verdict exists, so there is never a critical failure to explain.
+    error: str | None = None
 
 
 def replay_runner(path: Path, key: bytes | None = None) -> RunAudit:
