@@ -36,7 +36,7 @@ from courtroom.publish.github.event import (
     resolve_pdf,
     resolve_subject,
 )
-from courtroom.publish.github.publish import GitHubWriter, append, publish, say
+from courtroom.publish.github.publish import append, publish, say
 from courtroom.publish.github.reuse import opinion_keys, seed_cache
 from courtroom.publish.github.runners import (
     AuditRequest,
@@ -46,10 +46,11 @@ from courtroom.publish.github.runners import (
     replay_runner,
 )
 from courtroom.publish.github.state import PreviousAudit, cache_seeds, trusted_state
+from courtroom.publish.protocol import PublishTarget
 from courtroom.render.markdown import render_report, render_summary
 from courtroom.render.text import neutralise
 
-PublisherFactory = Callable[[ActionConfig], GitHubWriter]
+PublisherFactory = Callable[[ActionConfig], PublishTarget]
 
 
 @dataclass
@@ -75,7 +76,9 @@ def keep_files(verdict: Verdict, written: Mapping[str, Path], out_dir: Path) -> 
     return paths
 
 
-def _previous(config: ActionConfig, github: GitHubWriter, subject: Subject) -> PreviousAudit | None:
+def _previous(
+    config: ActionConfig, github: PublishTarget, subject: Subject
+) -> PreviousAudit | None:
     if subject.pr_number is None or not config.comment:
         return None
     try:
@@ -179,7 +182,7 @@ def _left_in(out_dir: Path) -> dict[str, Path]:
 
 def _audit_and_publish(
     config: ActionConfig,
-    github: GitHubWriter,
+    github: PublishTarget,
     subject: Subject,
     previous: PreviousAudit | None,
     run_audit: RunAudit,
@@ -224,7 +227,7 @@ def _outputs(config: ActionConfig, score: str, conclusion: str, report: Path | N
 
 
 def _critical(
-    config: ActionConfig, github: GitHubWriter, subject: Subject, outcome: Outcome
+    config: ActionConfig, github: PublishTarget, subject: Subject, outcome: Outcome
 ) -> int:
     """No verdict: say so everywhere we can, and fail the check so nobody merges blind."""
     # The reason may quote the submission (a file name, a payload value): inert text only,

@@ -19,7 +19,6 @@ import sys
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import requests
@@ -29,6 +28,7 @@ from github.IssueComment import IssueComment
 from courtroom.errors import PublishError
 from courtroom.publish.github.annotations import Annotation, batches
 from courtroom.publish.github.state import COMMENT_MARKER
+from courtroom.publish.protocol import CheckRun
 
 T = TypeVar("T")
 MAX_WAIT = 60.0  # never sleep longer than this on one retry, whatever a header says
@@ -37,14 +37,6 @@ VIEWER = "query { viewer { login } }"
 
 class ReadOnlyTokenError(PublishError):
     """The token may read but not write here (typically a pull request from a fork)."""
-
-
-@dataclass(frozen=True)
-class CheckRun:
-    """A published check run, and how many annotations could not be added to it."""
-
-    id: int
-    annotations_failed: int = 0
 
 
 def _header(headers: dict[str, Any] | None, name: str) -> str | None:

@@ -10,41 +10,19 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Protocol
 
 from courtroom.errors import PublishError
 from courtroom.models import Verdict
 from courtroom.publish.github.annotations import (
-    Annotation,
     escape_data,
     findings,
     workflow_commands,
 )
-from courtroom.publish.github.client import CheckRun, ReadOnlyTokenError
+from courtroom.publish.github.client import ReadOnlyTokenError
 from courtroom.publish.github.event import ActionConfig, Subject
 from courtroom.publish.github.state import SIGNATURE_ROOM, PreviousAudit, sign_state
+from courtroom.publish.protocol import PublishTarget
 from courtroom.render.markdown import COMMENT_LIMIT, render_check_run, render_comment
-
-
-class GitHubWriter(Protocol):
-    """The publisher as the action uses it (``courtroom.publish.github.client.Publisher`` fits)."""
-
-    def pull_head_sha(self, number: int) -> str: ...
-    def previous_body(self, number: int) -> str | None: ...
-    def upsert_comment(self, number: int, body: str) -> str: ...
-    def reply(self, number: int, body: str) -> str: ...
-    def permission(self, login: str) -> str: ...
-    def publish_check_run(
-        self,
-        *,
-        name: str,
-        head_sha: str,
-        conclusion: str,
-        title: str,
-        summary: str,
-        text: str,
-        annotations: list[Annotation],
-    ) -> CheckRun: ...
 
 
 def say(line: str) -> None:
@@ -62,7 +40,7 @@ def append(path: Path | None, text: str) -> None:
 
 
 def _check_run(
-    config: ActionConfig, github: GitHubWriter, subject: Subject, verdict: Verdict
+    config: ActionConfig, github: PublishTarget, subject: Subject, verdict: Verdict
 ) -> None:
     notes = findings(verdict)
     title, summary, text = render_check_run(verdict)
@@ -86,7 +64,7 @@ def _check_run(
 
 def publish(
     config: ActionConfig,
-    github: GitHubWriter,
+    github: PublishTarget,
     subject: Subject,
     verdict: Verdict,
     previous: PreviousAudit | None,
