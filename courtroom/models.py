@@ -7,13 +7,18 @@ Evidence flows from detectives to judges; opinions from judges to the chief just
 from __future__ import annotations
 
 import uuid
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from courtroom.findings import SecurityReport
 
 JudgeName = Literal["Prosecutor", "Defense", "TechLead"]
+
+#: The judge benches ``--judges`` offers; a new backend adds its kind here (the CLI, the
+#: config file and ``config.choose_judges`` all read ``JUDGE_KINDS``).
+JudgeKind = Literal["offline", "anthropic"]
+JUDGE_KINDS: tuple[JudgeKind, ...] = get_args(JudgeKind)
 JUDGES: tuple[JudgeName, ...] = ("Prosecutor", "Defense", "TechLead")
 Conclusion = Literal["success", "failure", "neutral"]
 MistrialReason = Literal["time_exhausted", "deliberation_exhausted", "judge_declared"]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from courtroom import __version__
 from courtroom.errors import EXIT_CRITICAL, EXIT_USAGE, CourtroomError, UsageError
+from courtroom.models import JUDGE_KINDS
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,7 +50,7 @@ def _settings(p: argparse.ArgumentParser) -> None:
                    help="rubric JSON (default: the config file's, else the bundled rubric)")
     p.add_argument("--config", type=Path, metavar="FILE",
                    help="settings file to use instead of the target's .github/courtroom.yml")
-    p.add_argument("--judges", choices=["offline", "anthropic"],
+    p.add_argument("--judges", choices=list(JUDGE_KINDS),
                    help="judge bench (default: anthropic when ANTHROPIC_API_KEY is set)")
     p.add_argument("--provider", choices=["anthropic", "bedrock", "vertex"],
                    help="where Claude is served from (default: anthropic)")

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 from pydantic import SecretStr
 
 from courtroom.cohort.manifest import Row
-from courtroom.config import AuditConfig, JudgeKind
+from courtroom.config import AuditConfig
 from courtroom.errors import ConfigError, TargetError
+from courtroom.models import JudgeKind
 from courtroom.tree_paths import find_pdf, inside_tree
 
 if TYPE_CHECKING:
