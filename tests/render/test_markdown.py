@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 from verdict_builders import GHOST_ID, make_evidence, make_opinion, make_verdict
 
-from courtroom.publish.github.state import (
+from courtroom.render import markdown as render
+from courtroom.render.markdown import render_check_run, render_comment, render_report, size
+from courtroom.render.state import (
     COMMENT_MARKER,
     PreviousAudit,
     cache_seeds,
     decode_state,
     encode_state,
 )
-from courtroom.render import markdown as render
-from courtroom.render.markdown import render_check_run, render_comment, render_report, size
 
 GOLDEN = Path(__file__).parents[1] / "golden"
 

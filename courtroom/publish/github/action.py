@@ -45,9 +45,9 @@ from courtroom.publish.github.runners import (
     pipeline_runner,
     replay_runner,
 )
-from courtroom.publish.github.state import PreviousAudit, cache_seeds, trusted_state
 from courtroom.publish.protocol import PublishTarget
 from courtroom.render.markdown import render_report, render_summary
+from courtroom.render.state import PreviousAudit, cache_seeds, trusted_state
 from courtroom.render.text import neutralise
 
 PublisherFactory = Callable[[ActionConfig], PublishTarget]

@@ -27,8 +27,8 @@ from github.IssueComment import IssueComment
 
 from courtroom.errors import PublishError
 from courtroom.publish.github.annotations import Annotation, batches
-from courtroom.publish.github.state import COMMENT_MARKER
 from courtroom.publish.protocol import CheckRun
+from courtroom.render.state import COMMENT_MARKER
 
 T = TypeVar("T")
 MAX_WAIT = 60.0  # never sleep longer than this on one retry, whatever a header says

@@ -20,9 +20,9 @@ from courtroom.publish.github.annotations import (
 )
 from courtroom.publish.github.client import ReadOnlyTokenError
 from courtroom.publish.github.event import ActionConfig, Subject
-from courtroom.publish.github.state import SIGNATURE_ROOM, PreviousAudit, sign_state
 from courtroom.publish.protocol import PublishTarget
 from courtroom.render.markdown import COMMENT_LIMIT, render_check_run, render_comment
+from courtroom.render.state import SIGNATURE_ROOM, PreviousAudit, sign_state
 
 
 def say(line: str) -> None:

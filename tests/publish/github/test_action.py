@@ -24,7 +24,7 @@ from verdict_builders import make_verdict
 
 from courtroom.publish.github.action import AuditRequest, action, main
 from courtroom.publish.github.event import config_from_env
-from courtroom.publish.github.state import COMMENT_MARKER, decode_state
+from courtroom.render.state import COMMENT_MARKER, decode_state
 
 ROOT = Path(__file__).resolve().parents[3]
 

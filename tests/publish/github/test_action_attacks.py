@@ -15,7 +15,7 @@ from verdict_builders import make_verdict
 from courtroom.errors import ConfigError
 from courtroom.publish.github.action import AuditRequest, action, main
 from courtroom.publish.github.event import config_from_env, resolve_pdf
-from courtroom.publish.github.state import COMMENT_MARKER
+from courtroom.render.state import COMMENT_MARKER
 
 
 @pytest.fixture

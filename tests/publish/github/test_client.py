@@ -18,7 +18,7 @@ from courtroom.publish.github.annotations import (
     workflow_commands,
 )
 from courtroom.publish.github.client import Publisher, ReadOnlyTokenError
-from courtroom.publish.github.state import COMMENT_MARKER
+from courtroom.render.state import COMMENT_MARKER
 
 SHA = "4b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c"
 

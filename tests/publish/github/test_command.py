@@ -13,7 +13,7 @@ from fakes.github_server import PAYLOADS, FakeGitHub
 
 from courtroom.publish.github.action import main
 from courtroom.publish.github.command import HELP, NOT_ALLOWED, parse_command
-from courtroom.publish.github.state import COMMENT_MARKER
+from courtroom.render.state import COMMENT_MARKER
 
 
 @pytest.fixture
