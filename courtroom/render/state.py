@@ -140,6 +140,14 @@ def encode_state(
         "criteria": criteria,
         "cache": cache,
     }
+    return f"<!-- courtroom:state v{STATE_VERSION} {_fit(data, owner, budget)} -->"
+
+
+def _fit(data: dict[str, Any], owner: Mapping[str, str], budget: int) -> str:
+    """``data`` packed, its cache emptied biggest criterion first (then criteria dropped)
+    until it fits in ``budget``."""
+    criteria: dict[str, dict[str, Any]] = data["criteria"]
+    cache: dict[str, Any] = data["cache"]
     packed = _pack(data)
     weight = {
         cid: sum(len(json.dumps(cache[k])) for k in cache if owner[k] == cid) for cid in criteria
@@ -154,7 +162,7 @@ def encode_state(
     while len(packed) + 40 > budget and criteria:
         criteria.pop(next(iter(criteria)))
         packed = _pack(data)
-    return f"<!-- courtroom:state v{STATE_VERSION} {packed} -->"
+    return packed
 
 
 def decode_state(body: str) -> PreviousAudit | None:
