@@ -185,7 +185,7 @@ def measured_audit(config: object) -> object:
     children, so RUSAGE_CHILDREN cannot see them)."""
     import os
 
-    from courtroom.cohort.command import default_audit
+    from courtroom.cohort.settings import default_audit
 
     outcome = default_audit(config)  # type: ignore[arg-type]
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -198,8 +198,8 @@ def measured_audit(config: object) -> object:
 def run_once(manifest: Path, size: int, mode: str, workers: int) -> dict[str, object]:
     """Audit the first ``size`` rows in this process; report timings and peak memory."""
     from courtroom.cohort.batch import run_batch
-    from courtroom.cohort.command import BatchSettings
     from courtroom.cohort.manifest import load_manifest
+    from courtroom.cohort.settings import BatchSettings
     from courtroom.rubric import default_rubric_path
 
     rows = load_manifest(manifest)[:size]

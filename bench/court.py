@@ -19,9 +19,9 @@ import time
 from dataclasses import dataclass
 
 from courtroom import chief_justice
-from courtroom.court import apply_record, hold_court
+from courtroom.court.session import apply_record, hold_court
 from courtroom.detectives.base import Case
-from courtroom.docket import evidence_for
+from courtroom.detectives.docket import evidence_for
 from courtroom.judges import JudgeBench, OfflineBackend
 from courtroom.judges.base import JudgeRequest, JudgeUsage
 from courtroom.models import JUDGES, Evidence, JudicialOpinion
@@ -35,6 +35,12 @@ class SlowOffline:
     """The offline judges behind a fixed delay, counting calls (a stand-in for Claude)."""
 
     name = "offline+latency"
+    model: str | None = None
+    api_version: str | None = None
+    cacheable = True  # a stand-in for Claude, cached as Claude is
+
+    def estimate_usd(self, request: JudgeRequest, output_tokens: int | None = None) -> None:
+        return None
 
     def __init__(self, latency: float) -> None:
         self.inner = OfflineBackend()

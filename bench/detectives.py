@@ -45,13 +45,9 @@ from detectives.submissions import (  # noqa: E402
     TOOLS,
 )
 
-from courtroom.detectives import (  # noqa: E402
-    LAST_TIMINGS,
-    Case,
-    open_workspace,
-    pdf_read,
-    run_detectives,
-)
+from courtroom.detectives import Case, open_workspace, run_detectives  # noqa: E402
+from courtroom.detectives.report import pdf_read  # noqa: E402
+from courtroom.trace import Trace  # noqa: E402
 
 MODULE = '''"""Generated module {i}: a helper with typical audit-tool code."""
 import json
@@ -146,11 +142,21 @@ def build(root: Path, files: int, commits: int, pages: int) -> tuple[Path, Path]
 def evidence_phase(repo: Path, pdf: Path | None) -> tuple[float, int, list[str]]:
     """One run of the evidence phase on a fresh workspace: (seconds, items, errors)."""
     pdf_read._cache.clear()  # an honest run reads the PDF again
+    trace = Trace()
     start = time.perf_counter()
     with open_workspace(str(repo), timeout=60) as ws:
         evidence, errors = run_detectives(Case(workspace=ws, pdf=pdf,
-                                               pdf_display=pdf.name if pdf else None))
-    return time.perf_counter() - start, len(evidence), errors
+                                               pdf_display=pdf.name if pdf else None),
+                                          trace=trace)
+    seconds = time.perf_counter() - start
+    LAST_TIMINGS.clear()
+    LAST_TIMINGS.update({e["detective"]: e["seconds"] for e in trace.events
+                         if e["stage"] == "detect" and e["event"] == "detective"})
+    return seconds, len(evidence), errors
+
+
+#: Seconds each detective took in the last evidence_phase run (from its trace).
+LAST_TIMINGS: dict[str, float] = {}
 
 
 def bandit_alone(repo: Path) -> tuple[float, int]:

@@ -30,7 +30,7 @@ from fakes.anthropic_server import FakeAnthropic, error, min_cacheable, tokens  
 from courtroom.config import AuditConfig  # noqa: E402
 from courtroom.detectives import open_workspace, run_detectives  # noqa: E402
 from courtroom.detectives.base import Case  # noqa: E402
-from courtroom.docket import evidence_for  # noqa: E402
+from courtroom.detectives.docket import evidence_for  # noqa: E402
 from courtroom.judges import JudgeBench, OpinionCache, envelope, make_backend  # noqa: E402
 from courtroom.judges.base import JudgeRequest, left_out  # noqa: E402
 from courtroom.models import JUDGES, Evidence  # noqa: E402

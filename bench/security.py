@@ -22,8 +22,8 @@ sys.path.insert(0, str(HERE.parent))
 
 from courtroom.detectives import open_workspace  # noqa: E402
 from courtroom.detectives.parsing import source_index  # noqa: E402
-from courtroom.detectives.scanner import scan_one  # noqa: E402
-from courtroom.detectives.security import build_report  # noqa: E402
+from courtroom.detectives.security.detective import build_report  # noqa: E402
+from courtroom.detectives.security.scanner import scan_one  # noqa: E402
 
 #: Corpus category -> the taint rule that reports it.
 RULES = {"cmdi": "shell-injection", "codeinj": "code-injection", "sqli": "sql-injection",

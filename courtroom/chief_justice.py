@@ -16,6 +16,7 @@ from courtroom.errors import SynthesisError
 from courtroom.models import (
     JUDGES,
     NO_EVIDENCE,
+    SECURITY_TAG,
     Conclusion,
     CriterionResult,
     Evidence,
@@ -24,8 +25,6 @@ from courtroom.models import (
     PenaltyEvent,
 )
 from courtroom.rubric import SynthesisParameters
-
-SECURITY_TAG = "security"
 
 
 def _dec(value: float | int) -> Decimal:
@@ -36,6 +35,11 @@ def _dec(value: float | int) -> Decimal:
 def round_half_up(value: Decimal, places: int = 0) -> Decimal:
     """Round exactly half up (away from zero for our positive scores)."""
     return value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def round_score(value: float) -> int:
+    """A non-negative score rounded exactly half up (2.5 -> 3), as the rules round."""
+    return int(round_half_up(_dec(value)))
 
 
 def invalid_citations(opinion: JudicialOpinion, pool: Mapping[str, Evidence]) -> list[str]:
@@ -57,15 +61,20 @@ def _keyword_pattern(keywords: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)", re.IGNORECASE)
 
 
-def security_keyword(opinion: JudicialOpinion, keywords: Sequence[str]) -> str | None:
-    """The first security keyword named in the opinion's argument or charges, if any."""
+def keyword_in(text: str, keywords: Sequence[str]) -> str | None:
+    """The first of ``keywords`` named in ``text`` (whole words, any case), lower-cased."""
     if not keywords:
         return None
-    pattern = _keyword_pattern(tuple(keywords))
+    match = _keyword_pattern(tuple(keywords)).search(text)
+    return match.group(0).lower() if match else None
+
+
+def security_keyword(opinion: JudicialOpinion, keywords: Sequence[str]) -> str | None:
+    """The first security keyword named in the opinion's argument or charges, if any."""
     for text in [opinion.argument, *(opinion.charges or [])]:
-        match = pattern.search(text)
-        if match:
-            return match.group(0).lower()
+        found = keyword_in(text, keywords)
+        if found:
+            return found
     return None
 
 

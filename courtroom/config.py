@@ -13,12 +13,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from courtroom.detectives.workspace import run_git
-from courtroom.models import CriterionResult
+from courtroom.detectives.repo.workspace import run_git
+from courtroom.models import JUDGE_KINDS, CriterionResult, JudgeKind
 from courtroom.rubric import default_rubric_path
 from courtroom.tree_paths import matcher
 
-JudgeKind = Literal["offline", "anthropic"]
 Provider = Literal["anthropic", "bedrock", "vertex"]
 
 SELF_DIR = Path("audit/report_onself_generated")
@@ -132,8 +131,9 @@ def gate_failures(results: Sequence[CriterionResult], gate: Mapping[str, float])
 
 def choose_judges(flag: str | None, env: Mapping[str, str]) -> JudgeKind:
     """`--judges` wins; otherwise Claude when an API key is set, else the offline bench."""
-    if flag in ("offline", "anthropic"):
-        return flag  # type: ignore[return-value]
+    for kind in JUDGE_KINDS:
+        if flag == kind:
+            return kind
     return "anthropic" if env.get("ANTHROPIC_API_KEY") else "offline"
 
 

@@ -6,7 +6,6 @@
     │   ├── TargetError                 the target path is missing or a URL is refused
     │   └── ConfigError                 settings or action inputs are inconsistent
     ├── WorkspaceError                  exit 2: a clone failed, a checkout is unusable
-    ├── DetectiveError                  one detective failed (recorded, the audit goes on)
     ├── JudgeError                      one judge call failed (fallback opinion, audit goes on)
     │   ├── JudgeOutputError            the model answered something that is not an opinion
     │   └── JudgeTransportError         timeout, 429, 5xx, overloaded
@@ -55,10 +54,6 @@ class WorkspaceError(CourtroomError):
     """The repository could not be made available for reading (clone failed, timeout)."""
 
     exit_code = EXIT_USAGE
-
-
-class DetectiveError(CourtroomError):
-    """A detective could not produce its evidence."""
 
 
 class JudgeError(CourtroomError):

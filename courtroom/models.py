@@ -7,13 +7,18 @@ Evidence flows from detectives to judges; opinions from judges to the chief just
 from __future__ import annotations
 
 import uuid
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from courtroom.findings import SecurityReport
 
 JudgeName = Literal["Prosecutor", "Defense", "TechLead"]
+
+#: The judge benches ``--judges`` offers; a new backend adds its kind here (the CLI, the
+#: config file and ``config.choose_judges`` all read ``JUDGE_KINDS``).
+JudgeKind = Literal["offline", "anthropic"]
+JUDGE_KINDS: tuple[JudgeKind, ...] = get_args(JudgeKind)
 JUDGES: tuple[JudgeName, ...] = ("Prosecutor", "Defense", "TechLead")
 Conclusion = Literal["success", "failure", "neutral"]
 MistrialReason = Literal["time_exhausted", "deliberation_exhausted", "judge_declared"]
@@ -21,6 +26,10 @@ MistrialReason = Literal["time_exhausted", "deliberation_exhausted", "judge_decl
 #: ("supports"), it matches the failure pattern ("adverse"), or it is background ("context").
 #: Lenses credit only "supports"; an "adverse" fact is never credit, whatever ``found`` says.
 Direction = Literal["supports", "adverse", "context"]
+
+#: Tag of a confirmed security finding: it caps the criterion's score (DESIGN §4 rule 4)
+#: and the court hears it. Unconfirmed findings carry "security_unconfirmed" instead.
+SECURITY_TAG = "security"
 
 #: Sentinel a judge cites when nothing was found for the criterion; never penalised.
 NO_EVIDENCE = "NO_EVIDENCE"
@@ -199,9 +208,6 @@ class CriterionResult(BaseModel):
     security_override: bool = False
     execution_log: ExecutionLog
     court: CourtRecord | None = None
-    #: Key under which these opinions may be reused by a re-audit (rubric, prompts, model,
-    #: evidence); see ``courtroom.github_state.criterion_digest``. None when not computed.
-    evidence_digest: str | None = None
     #: Evidence relevant to the criterion that was cut to fit the judges' prompt, counted
     #: by kind ("<detective>, <direction>"); the judges were told these counts.
     evidence_left_out: dict[str, int] = Field(default_factory=dict)

@@ -7,19 +7,19 @@ partial state and the trace, so nothing already computed is lost.
 from __future__ import annotations
 
 import itertools
-import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from courtroom import chief_justice, court, integrity, sarif
+from courtroom import chief_justice, integrity
 from courtroom.config import AuditConfig, gate_failures
+from courtroom.court import session as court
 from courtroom.detectives import open_workspace, run_detectives
 from courtroom.detectives.base import Case
-from courtroom.detectives.common import SCAN_INCOMPLETE, one_line
-from courtroom.detectives.security import security_report
-from courtroom.docket import evidence_for
+from courtroom.detectives.common import SCAN_INCOMPLETE
+from courtroom.detectives.docket import evidence_for
+from courtroom.detectives.security.detective import security_report
 from courtroom.errors import EXIT_CRITICAL, EXIT_FAILURE, EXIT_OK, SynthesisError
 from courtroom.judges import JudgeBench, OpinionCache, make_backend
 from courtroom.judges.base import Backend, JudgeRequest, left_out
@@ -34,9 +34,10 @@ from courtroom.models import (
     Target,
     Verdict,
 )
-from courtroom.render import render_report
+from courtroom.render.files import write_outputs, write_partial
 from courtroom.rubric import Rubric, load_rubric
 from courtroom.trace import Trace
+from courtroom.untrusted import one_line
 
 #: progress(stage, done, total): a display hook; the CLI draws it, tests ignore it.
 Progress = Callable[[str, int, int], None]
@@ -62,7 +63,6 @@ def audit(
     trace: Trace | None = None,
     backend: Backend | None = None,
     progress: Progress = _noop,
-    seeded: Mapping[str, JudicialOpinion] | None = None,
 ) -> AuditOutcome:
     """Run one whole audit and write its files; a UsageError comes before any file is written."""
     trace = trace or Trace()
@@ -81,7 +81,7 @@ def audit(
             commit=config.commit or workspace.commit,
             pdf=pdf_display,
         )
-        return _run(config, rubric, case, target, judges, trace, progress, seeded)
+        return _run(config, rubric, case, target, judges, trace, progress)
 
 
 def _ready(backend: Backend) -> Future[Backend]:
@@ -124,16 +124,53 @@ def _run(
     judges: Future[Backend],
     trace: Trace,
     progress: Progress,
-    seeded: Mapping[str, JudicialOpinion] | None,
 ) -> AuditOutcome:
-    out = config.out_dir
+    pool, errors = _detect(case, trace, progress)
+    judged = _judge(config, rubric, case, pool, judges.result(), trace, progress)
+    try:
+        results = _synthesise(rubric, pool, judged, trace)
+    except SynthesisError as exc:
+        trace.event("synthesise", "critical_failure", error=str(exc))
+        paths = write_partial(config.out_dir, target, pool, judged.opinions,
+                               [*errors, str(exc)], trace)
+        return AuditOutcome(None, EXIT_CRITICAL, paths, f"critical failure: {exc}")
+    verdict = _conclude(config, rubric, case, target, pool, results, judged, errors)
+    trace.event("verdict", "concluded", overall_score=verdict.overall_score,
+                conclusion=verdict.conclusion)
+    verdict = integrity.seal(verdict, integrity.signing_key())
+    paths = write_outputs(config.out_dir, verdict, trace)
+    return AuditOutcome(verdict, EXIT_FAILURE if verdict.conclusion == "failure" else EXIT_OK,
+                        paths)
+
+
+@dataclass(frozen=True)
+class _Judged:
+    """What the judge and hear stages hand on: final opinions, court records, the bench."""
+
+    opinions: dict[str, list[JudicialOpinion]]
+    records: dict[str, CourtRecord]
+    left_out: dict[str, dict[str, int]]
+    bench: JudgeBench
+    bench_name: str
+
+
+def _detect(case: Case, trace: Trace, progress: Progress) -> tuple[dict[str, Evidence], list[str]]:
     progress("detect", 0, 1)
     with trace.span("detect", "detectives"):
         evidence, errors = run_detectives(case, trace=trace)
-    pool: dict[str, Evidence] = {e.id: e for e in evidence}
     progress("detect", 1, 1)
+    return {e.id: e for e in evidence}, errors
 
-    backend = judges.result()  # a ConfigError from building it surfaces here
+
+def _judge(
+    config: AuditConfig,
+    rubric: Rubric,
+    case: Case,
+    pool: dict[str, Evidence],
+    backend: Backend,
+    trace: Trace,
+    progress: Progress,
+) -> _Judged:
     shown = {d.id: evidence_for(d, pool.values()) for d in rubric.dimensions}
     cut = {d.id: left_out(d, pool.values(), shown[d.id]) for d in rubric.dimensions}
     requests = [
@@ -141,46 +178,54 @@ def _run(
         for d in rubric.dimensions
         for judge in JUDGES
     ]
-    cache = OpinionCache(config.resolved_cache_dir, read=config.use_cache, seeded=seeded)
+    cache = OpinionCache(config.resolved_cache_dir, read=config.use_cache)
     bench = JudgeBench(backend, max_workers=config.max_concurrency, cache=cache, trace=trace,
                        max_cost_usd=config.max_cost_usd)
     progress("judge", 0, len(requests))
     with trace.span("judge", "bench", calls=len(requests), bench=backend.name):
         try:
-            opinions, court_records = _judge_and_hear(
+            opinions, records = _judge_and_hear(
                 config, rubric, case, pool, shown, requests, bench, trace, progress
             )
         finally:
             bench.close()
+    return _Judged(opinions, records, cut, bench, backend.name)
 
+
+def _synthesise(
+    rubric: Rubric, pool: dict[str, Evidence], judged: _Judged, trace: Trace
+) -> list[CriterionResult]:
     results: list[CriterionResult] = []
-    try:
-        with trace.span("synthesise", "chief_justice"):
-            for dim in rubric.dimensions:
-                result = chief_justice.rule(
-                    dim.id, dim.name, opinions[dim.id], pool, rubric.parameters
-                )
-                result = court.apply_record(result, court_records.get(dim.id))
-                result = result.model_copy(update={"evidence_left_out": cut[dim.id]})
-                trace.event(
-                    "synthesise",
-                    "rule",
-                    criterion_id=dim.id,
-                    log=result.execution_log.model_dump(mode="json"),
-                )
-                results.append(result)
-    except SynthesisError as exc:
-        trace.event("synthesise", "critical_failure", error=str(exc))
-        paths = _write_partial(out, target, pool, opinions, [*errors, str(exc)], trace)
-        return AuditOutcome(None, EXIT_CRITICAL, paths, f"critical failure: {exc}")
+    with trace.span("synthesise", "chief_justice"):
+        for dim in rubric.dimensions:
+            result = chief_justice.rule(
+                dim.id, dim.name, judged.opinions[dim.id], pool, rubric.parameters
+            )
+            result = court.apply_record(result, judged.records.get(dim.id))
+            result = result.model_copy(update={"evidence_left_out": judged.left_out[dim.id]})
+            trace.event("synthesise", "rule", criterion_id=dim.id,
+                        log=result.execution_log.model_dump(mode="json"))
+            results.append(result)
+    return results
 
+
+def _conclude(
+    config: AuditConfig,
+    rubric: Rubric,
+    case: Case,
+    target: Target,
+    pool: dict[str, Evidence],
+    results: list[CriterionResult],
+    judged: _Judged,
+    errors: list[str],
+) -> Verdict:
     errors.extend(
         f"judge {o.judge} fell back on {o.criterion_id}"
-        for ops in opinions.values()
+        for ops in judged.opinions.values()
         for o in ops
         if o.fallback
     )
-    errors.extend(bench.notes)  # criteria the cost cap sent to the offline bench
+    errors.extend(judged.bench.notes)  # criteria the cost cap sent to the offline bench
     # Fail closed: a scan that could not see every source file must not pass the gate.
     unscanned = sorted((e for e in pool.values() if SCAN_INCOMPLETE in e.tags),
                        key=lambda e: (e.location, e.id))
@@ -191,7 +236,6 @@ def _run(
         results, overall, fail_below=config.fail_below, incomplete=bool(errors),
         scan_incomplete=bool(unscanned),
     )
-
     # Per-criterion minimums of the gate (config `gate`): any one under its own fails.
     below = gate_failures(results, config.gate)
     if below:
@@ -203,28 +247,20 @@ def _run(
         conclusion = "failure"
         errors.extend(unjudged)
 
-    verdict = Verdict(
+    return Verdict(
         target=target,
-        rubric=RubricRef(
-            name=rubric.rubric_metadata.rubric_name,
-            version=rubric.rubric_metadata.version,
-            sha256=rubric.sha256,
-        ),
-        bench=backend.name,
+        rubric=RubricRef(name=rubric.rubric_metadata.rubric_name,
+                         version=rubric.rubric_metadata.version, sha256=rubric.sha256),
+        bench=judged.bench_name,
         overall_score=overall,
         conclusion=conclusion,
         evidences=dict(sorted(pool.items())),
         criteria=results,
         errors=errors,
-        usage=bench.usage,
+        usage=judged.bench.usage,
         settings=config.settings_record(),
         security=security_report(case.workspace),
     )
-    trace.event("verdict", "concluded", overall_score=overall, conclusion=conclusion)
-    verdict = integrity.seal(verdict, integrity.signing_key())
-    paths = write_outputs(out, verdict, trace)
-    code = EXIT_FAILURE if conclusion == "failure" else EXIT_OK
-    return AuditOutcome(verdict, code, paths)
 
 
 def _judge_and_hear(
@@ -239,7 +275,7 @@ def _judge_and_hear(
     progress: Progress,
 ) -> tuple[dict[str, list[JudicialOpinion]], dict[str, CourtRecord]]:
     """First round and court on one bounded bench: a criterion's hearing starts as soon as
-    its own three opinions are in. Updates ``pool`` and ``shown`` with remanded evidence."""
+    its own three opinions are in. Remanded evidence joins ``pool``."""
     answers = bench.submit(requests)
     done = itertools.count(1)
     for future in answers:
@@ -253,7 +289,6 @@ def _judge_and_hear(
                                    trace=trace, limits=limits)
     # The final opinions replace the first round's; remanded evidence joins the pool.
     pool.update(hearing.new_evidence)
-    shown.update(hearing.shown)
     return {d.id: hearing.opinions[d.id] for d in rubric.dimensions}, hearing.records
 
 
@@ -262,43 +297,3 @@ def _opening(
 ) -> Callable[[], list[JudicialOpinion]]:
     mine = [f for r, f in zip(requests, answers, strict=True) if r.dimension.id == cid]
     return lambda: [f.result()[0] for f in mine]
-
-
-def write_outputs(out: Path, verdict: Verdict, trace: Trace) -> dict[str, Path]:
-    """Write verdict.json, findings.sarif, report.md and trace.jsonl into ``out``."""
-    out.mkdir(parents=True, exist_ok=True)
-    paths = {
-        "verdict": out / "verdict.json",
-        "sarif": out / "findings.sarif",
-        "report": out / "report.md",
-        "trace": out / "trace.jsonl",
-    }
-    paths["verdict"].write_text(verdict.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    paths["sarif"].write_text(sarif.dumps(verdict.security), encoding="utf-8")
-    with trace.span("render", "report"):
-        paths["report"].write_text(render_report(verdict), encoding="utf-8")
-    trace.write(paths["trace"])
-    return paths
-
-
-def _write_partial(
-    out: Path,
-    target: Target,
-    pool: Mapping[str, Evidence],
-    opinions: Mapping[str, list[JudicialOpinion]],
-    errors: list[str],
-    trace: Trace,
-) -> dict[str, Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    state = {
-        "status": "critical_failure",
-        "target": target.model_dump(mode="json"),
-        "evidences": {k: v.model_dump(mode="json") for k, v in sorted(pool.items())},
-        "opinions": {k: [o.model_dump(mode="json") for o in v] for k, v in opinions.items()},
-        "errors": errors,
-    }
-    partial = out / "partial_state.json"
-    partial.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
-    trace_path = out / "trace.jsonl"
-    trace.write(trace_path)
-    return {"partial": partial, "trace": trace_path}

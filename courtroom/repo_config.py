@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from courtroom.errors import ConfigError
+from courtroom.models import JUDGE_KINDS
 from courtroom.tree_paths import glob_problem, inside_tree
 
 #: Where the audited repository keeps its settings (relative to its root).
@@ -104,7 +105,7 @@ KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "pdf": ("pdf", _text),
     "fail-below": ("fail_below", _number(0, 5)),
     "gate": ("gate", _gate),
-    "judges": ("judges", _choice("offline", "anthropic")),
+    "judges": ("judges", _choice(*JUDGE_KINDS)),
     "model": ("model", _text),
     "provider": ("provider", _choice("anthropic", "bedrock", "vertex")),
     "region": ("region", _text),

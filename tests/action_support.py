@@ -11,11 +11,11 @@ from pathlib import Path
 from fakes.github_server import PAYLOADS, FakeGitHub
 from verdict_builders import make_verdict
 
-from courtroom.action import AuditRequest, action
-from courtroom.action_event import ActionConfig, config_from_env
-from courtroom.github import Publisher
 from courtroom.judges.cache import OpinionCache
 from courtroom.models import Verdict
+from courtroom.publish.github.action import AuditRequest, action
+from courtroom.publish.github.client import Publisher
+from courtroom.publish.github.event import ActionConfig, config_from_env
 
 HEAD = "9f8e7d6c5b4a39281706f5e4d3c2b1a098765432"
 MERGE = "1111111111111111111111111111111111111111"

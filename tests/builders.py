@@ -147,3 +147,17 @@ def _tiny_png() -> object:
         + chunk(b"IEND", b"")
     )
     return io.BytesIO(png)
+
+
+class FakeBackend:
+    """What every test backend shares: the Backend protocol's attributes, Claude-like.
+
+    Cacheable and free, with no model: a fake stands in for a network backend.
+    """
+
+    model: str | None = None
+    api_version: str | None = None
+    cacheable = True
+
+    def estimate_usd(self, request: object, output_tokens: int | None = None) -> float | None:
+        return None

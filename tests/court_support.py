@@ -14,8 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from builders import FakeBackend
+
 from courtroom import chief_justice
-from courtroom.court import CourtOutcome, apply_record
+from courtroom.court.session import CourtOutcome, apply_record
 from courtroom.detectives.base import Case
 from courtroom.errors import JudgeError
 from courtroom.judges.base import JudgeRequest, JudgeUsage
@@ -76,7 +78,7 @@ def opinion(
 Script = JudicialOpinion | Callable[[JudgeRequest], JudicialOpinion] | JudgeError
 
 
-class ScriptedBackend:
+class ScriptedBackend(FakeBackend):
     """Answers each (criterion, judge) from its own queue; stands by when the queue is empty."""
 
     name = "scripted"

@@ -11,9 +11,9 @@ from builders import make_pdf, make_repo
 
 from courtroom import __version__
 from courtroom.cli import build_parser, main
+from courtroom.cli.audit import given_from_args
 from courtroom.cohort import command as cohort_command
 from courtroom.cohort.manifest import Row
-from courtroom.commands import given_from_args
 from courtroom.config import choose_judges, default_out_dir, target_name
 
 

@@ -12,9 +12,10 @@ import pytest
 from builders import make_repo
 
 from courtroom.config import AuditConfig
-from courtroom.detectives import REGISTRY, listing
+from courtroom.detectives import REGISTRY
 from courtroom.detectives.base import Case
 from courtroom.detectives.common import SCAN_INCOMPLETE
+from courtroom.detectives.repo import listing
 from courtroom.errors import EXIT_FAILURE
 from courtroom.models import Evidence, Verdict
 from courtroom.pipeline import audit

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from builders import Commit, make_pdf, make_repo
+from builders import Commit, FakeBackend, make_pdf, make_repo
 from detectives.submissions import exemplary_submission, flawed_submission, good_pdf
 from verdict_checks import check_verdict
 
@@ -160,7 +160,7 @@ def test_url_that_cannot_be_cloned_is_one_line_exit_2(
     assert code == 2 and "Traceback" not in err
 
 
-class _BrokenBackend:
+class _BrokenBackend(FakeBackend):
     """Every judge fails: the chief justice has no one to hear."""
 
     name = "broken"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from verdict_builders import make_evidence
 
-from courtroom.docket import evidence_for, topics
+from courtroom.detectives.docket import evidence_for, topics
 from courtroom.errors import RubricError
 from courtroom.rubric import default_rubric_path, load_rubric, parse_rubric
 

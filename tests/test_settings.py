@@ -8,16 +8,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from builders import make_repo
+from builders import FakeBackend, make_repo
 from config_builders import settle, tree
 from verdict_builders import make_opinion
 
-from courtroom.action_runners import AuditRequest, pipeline_runner
 from courtroom.detectives import open_workspace
 from courtroom.errors import ConfigError
 from courtroom.judges.base import JudgeRequest, JudgeUsage
 from courtroom.models import JudicialOpinion
 from courtroom.pipeline import audit
+from courtroom.publish.github.runners import AuditRequest, pipeline_runner
 from courtroom.repo_config import TREE_FILE
 from courtroom.settings import batch_fields, effective_config
 
@@ -134,7 +134,7 @@ def test_operator_config_is_trusted_and_relative_to_its_folder(tmp_path: Path) -
         batch_fields({}, ops / "p.yml")
 
 
-class _Honest:
+class _Honest(FakeBackend):
     """A cacheable backend (as Claude is) whose every opinion says it was really asked."""
 
     name = "honest"

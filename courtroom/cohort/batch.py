@@ -145,6 +145,21 @@ def _executor(mode: Mode, workers: int) -> Executor:
     )
 
 
+def _drain(
+    pending: dict[Future[SubmissionResult], Row],
+    out_dir: Path,
+    results: list[SubmissionResult],
+    report: Callable[[SubmissionResult | None], None],
+) -> None:
+    """Collect the submissions in the order they finish, reporting each."""
+    while pending:
+        done, _ = wait_futures(pending, return_when="FIRST_COMPLETED")
+        for future in done:
+            row = pending.pop(future)
+            results.append(_collect(future, row, out_dir / row.name))
+            report(results[-1])
+
+
 def run_batch(
     rows: list[Row],
     out_dir: Path,
@@ -183,12 +198,7 @@ def run_batch(
                 continue
             future = pool.submit(audit_submission, row, folder, config, audit_fn, prompts)
             pending[future] = row
-        while pending:
-            done, _ = wait_futures(pending, return_when="FIRST_COMPLETED")
-            for future in done:
-                row = pending.pop(future)
-                results.append(_collect(future, row, out_dir / row.name))
-                report(results[-1])
+        _drain(pending, out_dir, results, report)
     finally:
         # On Ctrl-C, drop what has not started; finished submissions are saved and resume.
         pool.shutdown(wait=True, cancel_futures=True)

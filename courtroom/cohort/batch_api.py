@@ -11,7 +11,6 @@ that errored or did not validate is simply not cached: the last pass asks it dir
 
 from __future__ import annotations
 
-import json
 import tempfile
 import threading
 import time
@@ -21,15 +20,15 @@ from typing import Any
 
 from courtroom.cohort.batch import CohortSummary, run_batch
 from courtroom.cohort.batch_client import MAX_REQUESTS, STATE_FILE, BatchClient, BatchState
-from courtroom.cohort.command import BatchSettings, default_audit
 from courtroom.cohort.keys import batch_key, can_resume, current_commit, prompts_digest
 from courtroom.cohort.manifest import Row
+from courtroom.cohort.settings import BatchSettings, default_audit
 from courtroom.config import AuditConfig
-from courtroom.errors import ConfigError, JudgeError
-from courtroom.judges import OpinionCache, envelope, make_backend
+from courtroom.errors import ConfigError, JudgeError, JudgeOutputError
+from courtroom.judges import OpinionCache, claude_request
+from courtroom.judges.anthropic_backend import AnthropicBackend
 from courtroom.judges.base import JudgeRequest, JudgeUsage
-from courtroom.judges.digest import content_digest
-from courtroom.models import JudgeName, JudicialOpinion, opinion_id
+from courtroom.models import JudgeName, JudicialOpinion
 
 #: Hearing rounds make later passes; this bounds them (the court bounds rounds too).
 MAX_PASSES = 6
@@ -39,11 +38,20 @@ Audit = Callable[..., Any]
 class Collector:
     """A backend that records the requests of one audit and answers none of them."""
 
+    #: Cacheable under the real backend's name, so what a batch already answered is served.
+    cacheable = True
+    model: str | None = None
+    api_version: str | None = None
+
     def __init__(self, name: str, cache: OpinionCache) -> None:
         self.name = name
         self._cache = cache
         self._lock = threading.Lock()
         self.asked: dict[str, JudgeRequest] = {}
+
+    def estimate_usd(self, request: JudgeRequest, output_tokens: int | None = None) -> None:
+        """Free: nothing is sent while collecting."""
+        return None
 
     def opine(self, request: JudgeRequest) -> tuple[JudicialOpinion, JudgeUsage]:
         """Record the request; raise so the bench falls back and caches nothing."""
@@ -60,38 +68,18 @@ class Collector:
 
 
 def params_for(request: JudgeRequest, model: str, max_tokens: int) -> dict[str, Any]:
-    """The Messages API parameters of one judge call, laid out as the Claude backend does."""
-    return {
-        "model": model,
-        "max_tokens": max_tokens,
-        "system": envelope.system_blocks(),
-        "messages": [{"role": "user", "content": envelope.user_content(request)}],
-        "output_config": {"format": {"type": "json_schema", "schema": envelope.OUTPUT_SCHEMA}},
-    }
+    """The Messages API parameters of one judge call: the live backend's, exactly."""
+    return claude_request.params(model, max_tokens, claude_request.first_messages(request))
 
 
 def opinion_from(message: dict[str, Any], asked: dict[str, Any]) -> JudicialOpinion | None:
     """The opinion in a succeeded result, or None when it is cut off or does not validate."""
-    if message.get("stop_reason") in ("max_tokens", "refusal"):
-        return None
-    text = "".join(
-        b.get("text", "") for b in message.get("content") or [] if b.get("type") == "text"
-    ).strip()
-    if text.startswith("```"):
-        text = text.strip("`").removeprefix("json").strip()
     try:
-        draft = envelope.OpinionDraft.model_validate(json.loads(text))
-    except ValueError:  # JSONDecodeError and pydantic's ValidationError are ValueErrors
+        draft = claude_request.parse(claude_request.answer_text(message), message)
+    except JudgeOutputError:
         return None
-    fields = draft.model_dump(mode="json")
     judge: JudgeName = asked["persona"]
-    criterion, rnd = str(asked["criterion_id"]), int(asked["round"])
-    return JudicialOpinion(
-        opinion_id=opinion_id(judge, criterion, content_digest(fields, rnd)),
-        judge=judge,
-        criterion_id=criterion,
-        **fields,
-    )
+    return claude_request.to_opinion(judge, str(asked["criterion_id"]), int(asked["round"]), draft)
 
 
 def _wait(
@@ -189,12 +177,9 @@ def run_with_batch_api(
     if not settings.use_cache or settings.cache_dir is None:
         raise ConfigError("--batch-api delivers opinions through the cache: drop --no-cache")
     key = settings.api_key.get_secret_value()
-    backend = make_backend(
-        "anthropic", model=settings.model, api_key=key, base_url=settings.base_url
-    )
-    version = getattr(backend, "api_version", None) or "2023-06-01"
-    model = str(getattr(backend, "model", settings.model))
-    max_tokens = int(getattr(backend, "max_tokens", 8000))
+    backend = AnthropicBackend(model=settings.model, api_key=key, base_url=settings.base_url)
+    version = backend.api_version or "2023-06-01"
+    model, max_tokens = backend.model, backend.max_tokens
     client = BatchClient(api_key=key, version=version, base_url=settings.base_url)
     state = BatchState(out / STATE_FILE)
     cache = OpinionCache(settings.cache_dir)

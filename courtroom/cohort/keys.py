@@ -18,7 +18,7 @@ from pathlib import Path
 
 from courtroom.cohort.manifest import is_url
 from courtroom.config import AuditConfig
-from courtroom.detectives.git import run_git
+from courtroom.git import run_git
 from courtroom.rubric import load_rubric
 
 KEY_FILE = "batch-key.json"

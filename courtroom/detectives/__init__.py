@@ -12,23 +12,24 @@ Public API for the pipeline and the court:
 
 from __future__ import annotations
 
-from courtroom.detectives import (  # noqa: F401 - imported for their @detective registration
-    diagrams,
-    history,
-    judging,
-    orchestration,
-    report,
-    security,
-    source,
-    tools,
-)
 from courtroom.detectives.base import REGISTRY, Case, detective
 from courtroom.detectives.remand import investigate
-from courtroom.detectives.runner import LAST_TIMINGS, run_detectives
-from courtroom.detectives.workspace import Workspace, open_workspace
+
+# Detective modules imported for their @detective registration (the noqa lines).
+from courtroom.detectives.repo import (
+    history,  # noqa: F401
+    judging,  # noqa: F401
+    orchestration,  # noqa: F401
+    source,  # noqa: F401
+    tools,  # noqa: F401
+)
+from courtroom.detectives.repo.workspace import Workspace, open_workspace
+from courtroom.detectives.report import detective as report  # noqa: F401
+from courtroom.detectives.report import diagrams  # noqa: F401
+from courtroom.detectives.runner import run_detectives
+from courtroom.detectives.security import detective as security  # noqa: F401
 
 __all__ = [
-    "LAST_TIMINGS",
     "REGISTRY",
     "Case",
     "Workspace",

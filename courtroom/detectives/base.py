@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from courtroom.models import Evidence
 
 if TYPE_CHECKING:
-    from courtroom.detectives.workspace import Workspace
+    from courtroom.detectives.repo.workspace import Workspace
     from courtroom.rubric import Dimension
 
 
@@ -21,7 +21,6 @@ class Case:
     workspace: Workspace
     pdf: Path | None = None
     pdf_display: str | None = None
-    notes: list[str] = field(default_factory=list)
     #: The rubric's dimensions: the report detective reads its concepts from them.
     dimensions: tuple[Dimension, ...] = ()
 

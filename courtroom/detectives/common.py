@@ -1,4 +1,4 @@
-"""Small helpers every detective shares: hostile-text truncation and tag names."""
+"""Small helpers every detective shares: tag names, evidence construction, test paths."""
 
 from __future__ import annotations
 
@@ -13,22 +13,6 @@ IMAGES = "pdf_images"
 #: A fact saying the security scan did not cover every file it should have (a file that
 #: could not be listed, parsed or scanned). Its presence fails the gate closed.
 SCAN_INCOMPLETE = "scan_incomplete"
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
-
-
-def clip(text: str, limit: int = 300) -> str:
-    """Hostile text as inert data: control and bidi characters removed, length capped."""
-    cleaned = _CONTROL.sub("", text)
-    if len(cleaned) <= limit:
-        return cleaned
-    return cleaned[: max(0, limit - 1)].rstrip() + "…"
-
-
-def one_line(text: str, limit: int = 120) -> str:
-    """Hostile text squeezed onto one line, capped."""
-    return clip(" ".join(text.split()), limit)
-
 
 def make(
     detective: str,

@@ -14,7 +14,7 @@ from pathlib import Path
 import tree_sitter
 import tree_sitter_python
 
-from courtroom.detectives.workspace import Workspace
+from courtroom.detectives.repo.workspace import Workspace
 
 QUERY_DIR = Path(__file__).with_name("queries")
 #: Python files larger than this are listed as skipped rather than parsed.

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 
 from courtroom.detectives.base import Case
-from courtroom.detectives.common import REPO, clip, make, one_line
+from courtroom.detectives.common import REPO, make
 from courtroom.detectives.parsing import matches, node_text, source_index
 from courtroom.models import Evidence, EvidenceRequest
+from courtroom.untrusted import clip, one_line
 
 NAME = "investigate"
 TAGS = (REPO, "remand")

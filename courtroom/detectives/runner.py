@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from courtroom.detectives.base import REGISTRY, Case, Detective
 from courtroom.detectives.coverage import coverage_facts
-from courtroom.detectives.pdf_read import load_pdf
+from courtroom.detectives.report.pdf_read import load_pdf
 from courtroom.models import Evidence
 from courtroom.trace import Trace
 
@@ -130,13 +130,11 @@ def run_detectives(
     """
     chosen = {n: fn for n, fn in sorted(REGISTRY.items()) if only is None or n in set(only)}
     workers = max_workers or min(8, max(2, (os.cpu_count() or 2) * 2), max(1, len(chosen)))
-    timings: dict[str, float] = {}
     pool: dict[str, Evidence] = {}
     failures: dict[str, str] = {}
     roots = [str(case.workspace.root)]
     for name, items, error, seconds in _schedule(chosen, _Run(case, retries, trace, deadline),
                                                  workers):
-        timings[name] = round(seconds, 4)
         if error is not None:
             failures[name] = error
         for item in items:
@@ -156,10 +154,4 @@ def run_detectives(
             errors.append(f"pdf {pdf.display}: {pdf.problem}")
         errors.extend(f"pdf {pdf.display}: {note}" for note in pdf.limits)
     ordered = sorted(pool.values(), key=lambda e: (e.detective, e.location, e.goal, e.id))
-    LAST_TIMINGS.clear()
-    LAST_TIMINGS.update(timings)
     return ordered, sorted(errors)
-
-
-#: Seconds each detective took in the last run (read by the benchmark).
-LAST_TIMINGS: dict[str, float] = {}

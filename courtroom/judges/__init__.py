@@ -17,7 +17,7 @@ from __future__ import annotations
 from courtroom.errors import ConfigError
 from courtroom.judges.base import Backend, JudgeRequest, JudgeUsage
 from courtroom.judges.bench import JudgeBench
-from courtroom.judges.cache import OpinionCache, seed_key
+from courtroom.judges.cache import OpinionCache
 from courtroom.judges.offline import OfflineBackend
 
 __all__ = [
@@ -28,7 +28,6 @@ __all__ = [
     "OfflineBackend",
     "OpinionCache",
     "make_backend",
-    "seed_key",
 ]
 
 

@@ -20,13 +20,11 @@ and the per-request timeout defaults to the SDK's own ten minutes (``judge_timeo
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from typing import Any
 
 import anthropic
-from pydantic import ValidationError
 from tenacity import (
     RetryCallState,
     Retrying,
@@ -37,13 +35,12 @@ from tenacity import (
 )
 
 from courtroom.errors import JudgeError, JudgeOutputError, JudgeTransportError
-from courtroom.judges import envelope, personas
+from courtroom.judges import claude_request, envelope, personas
 from courtroom.judges.base import JudgeRequest, JudgeUsage
-from courtroom.judges.digest import content_digest
 from courtroom.judges.pricing import price_for
 from courtroom.judges.providers import build_client, default_model
 from courtroom.judges.retry import BackoffWait, RetryBudget, is_transient
-from courtroom.models import JudicialOpinion, opinion_id
+from courtroom.models import JudicialOpinion
 
 DEFAULT_MODEL = default_model("anthropic")
 #: Enough for adaptive thinking plus a long opinion; bounded so one call cannot run away.
@@ -62,6 +59,9 @@ Sleep = Callable[[float], None]
 
 class AnthropicBackend:
     """A Claude judge: one Messages call per persona and criterion, structured output."""
+
+    #: Claude's answers cost money and time: the opinion cache serves repeats.
+    cacheable = True
 
     def __init__(
         self,
@@ -119,9 +119,7 @@ class AnthropicBackend:
             raise
 
     def _opine(self, request: JudgeRequest, usage: JudgeUsage) -> JudicialOpinion:
-        messages: list[dict[str, Any]] = [
-            {"role": "user", "content": envelope.user_content(request)}
-        ]
+        messages = claude_request.first_messages(request)
         outputs = Retrying(
             stop=stop_after_attempt(1 + self.output_retries),
             retry=retry_if_exception_type(JudgeOutputError),
@@ -134,15 +132,17 @@ class AnthropicBackend:
                 if attempt.retry_state.attempt_number > 1:
                     usage.output_retries += 1
                 message = self._send(messages, usage)
-                text = _answer_text(message)
+                text = claude_request.answer_text(message)
                 try:
-                    draft = _parse(text, message)
+                    draft = claude_request.parse(text, message)
                 except JudgeOutputError as exc:
                     # Feed the problem back so the next answer can fix exactly that.
                     messages.append({"role": "assistant", "content": text or "(no answer)"})
                     messages.append({"role": "user", "content": personas.retry_block(str(exc))})
                     raise
-        return _to_opinion(request, draft)
+        return claude_request.to_opinion(
+            request.persona, request.dimension.id, request.round, draft
+        )
 
     def _send(self, messages: list[dict[str, Any]], usage: JudgeUsage) -> Any:
         def count_retry(state: RetryCallState) -> None:
@@ -162,14 +162,7 @@ class AnthropicBackend:
         )
         try:
             message = transport(
-                create,
-                model=self.model,
-                max_tokens=self.max_tokens,
-                system=envelope.system_blocks(),
-                messages=messages,
-                output_config={
-                    "format": {"type": "json_schema", "schema": envelope.OUTPUT_SCHEMA}
-                },
+                create, **claude_request.params(self.model, self.max_tokens, messages)
             )
         except anthropic.APIStatusError as exc:
             kind = JudgeTransportError if is_transient(exc) else JudgeError
@@ -199,43 +192,3 @@ def _add_usage(usage: JudgeUsage, reported: Any) -> None:
     usage.output_tokens += int(getattr(reported, "output_tokens", 0) or 0)
     usage.cache_read_tokens += int(getattr(reported, "cache_read_input_tokens", 0) or 0)
     usage.cache_write_tokens += int(getattr(reported, "cache_creation_input_tokens", 0) or 0)
-
-
-def _answer_text(message: Any) -> str:
-    parts = [b.text for b in getattr(message, "content", []) if getattr(b, "type", "") == "text"]
-    return "".join(parts).strip()
-
-
-def _parse(text: str, message: Any) -> envelope.OpinionDraft:
-    stop = getattr(message, "stop_reason", None)
-    if stop == "max_tokens":
-        raise JudgeOutputError("the answer was cut off at max_tokens; answer more briefly")
-    if stop == "refusal":
-        raise JudgeOutputError("the answer was a refusal, not an opinion")
-    body = text
-    if body.startswith("```"):
-        # Tolerate a fenced answer: the content is what matters, not the wrapping.
-        body = body.strip("`").removeprefix("json").strip()
-    try:
-        data = json.loads(body)
-    except json.JSONDecodeError as exc:
-        raise JudgeOutputError(f"not valid JSON ({exc.msg} at position {exc.pos})") from exc
-    try:
-        return envelope.OpinionDraft.model_validate(data)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(map(str, e['loc'])) or 'answer'}: {e['msg']}" for e in exc.errors()
-        )
-        raise JudgeOutputError(f"schema violation: {problems}") from exc
-
-
-def _to_opinion(request: JudgeRequest, draft: envelope.OpinionDraft) -> JudicialOpinion:
-    fields = draft.model_dump(mode="json")
-    return JudicialOpinion(
-        opinion_id=opinion_id(
-            request.persona, request.dimension.id, content_digest(fields, request.round)
-        ),
-        judge=request.persona,
-        criterion_id=request.dimension.id,
-        **fields,
-    )

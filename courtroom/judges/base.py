@@ -8,7 +8,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from courtroom.docket import evidence_for
+from courtroom.detectives.docket import evidence_for
 from courtroom.models import Evidence, JudgeName, JudicialOpinion
 from courtroom.rubric import Dimension
 
@@ -52,6 +52,25 @@ class Backend(Protocol):
 
     #: Shown in verdict.json's "bench": "offline" or "anthropic:<model>".
     name: str
+
+    @property
+    def model(self) -> str | None:
+        """The model asked (None for rule-based backends); priced and recorded in usage."""
+        ...
+
+    @property
+    def api_version(self) -> str | None:
+        """The API version header sent, if any; recorded in usage and resume keys."""
+        ...
+
+    @property
+    def cacheable(self) -> bool:
+        """Whether the opinion cache may serve and store this backend's opinions."""
+        ...
+
+    def estimate_usd(self, request: JudgeRequest, output_tokens: int | None = None) -> float | None:
+        """What answering ``request`` would cost, for the cost cap; None when it is free."""
+        ...
 
     def opine(self, request: JudgeRequest) -> tuple[JudicialOpinion, JudgeUsage]:
         """Return the persona's opinion; raise JudgeError when it cannot."""

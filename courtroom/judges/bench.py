@@ -59,8 +59,8 @@ class JudgeBench:
         self._clock = clock
         self._lock = threading.Lock()
         self._usage = Usage(
-            model=getattr(backend, "model", None),
-            api_version=getattr(backend, "api_version", None),
+            model=backend.model,
+            api_version=backend.api_version,
             max_cost_usd=max_cost_usd,
         )
         self._budget = Budget(max_cost_usd) if max_cost_usd is not None else None
@@ -145,12 +145,10 @@ class JudgeBench:
                "round": request.round}
         backend, held = self._route(request)
         # Rule-based backends (offline) recompute in microseconds; caching them would only
-        # risk serving opinions from older rules, so only seeds apply to them.
-        cacheable = getattr(backend, "cacheable", True)
-        key = self.cache.key(request, backend.name) if self.cache and cacheable else None
+        # risk serving opinions from older rules.
+        key = self.cache.key(request, backend.name) if self.cache and backend.cacheable else None
         if self.cache is not None:
-            cached = (self.cache.get(key, request) if key is not None
-                      else self.cache.seeded_for(request))
+            cached = self.cache.get(key, request) if key is not None else None
             if cached is not None:
                 self._settle(held, JudgeUsage(), ran=False)
                 with self._lock:
@@ -195,8 +193,7 @@ class JudgeBench:
         it), so a criterion is judged by Claude or by the offline bench, never a mix.
         """
         group = prefix_key(request)
-        estimate = getattr(self.backend, "estimate_usd", None)
-        if self._budget is None or estimate is None:
+        if self._budget is None:
             return self.backend, 0.0
         with self._lock:
             known = self._routes.get(group)
@@ -204,7 +201,10 @@ class JudgeBench:
         if known is not None:
             return known
         size = self._sizes.get(group, 1)
-        each = float(estimate(request, mean))
+        estimate = self.backend.estimate_usd(request, mean)
+        if estimate is None:  # a free backend is never capped
+            return self.backend, 0.0
+        each = float(estimate)
         route: tuple[Backend, float] = (self.backend, each)
         if not self._budget.reserve(each * size):
             route = (self._offline, 0.0)
@@ -248,7 +248,7 @@ class JudgeBench:
             total.cache_write_tokens += usage.cache_write_tokens
             if usage.requests:
                 self._answered += 1
-            if getattr(self.backend, "name", "offline") != "offline":
+            if self.backend.name != "offline":
                 total.estimated_cost_usd = estimate_usd(
                     total.model,
                     input_tokens=total.input_tokens,

@@ -13,7 +13,6 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Mapping
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -37,17 +36,10 @@ def _evidence_key(item: Evidence) -> dict[str, object]:
     return data
 
 
-def seed_key(criterion_id: str, judge: str) -> str:
-    """Key of a seeded opinion: ``criterion_id/judge`` (first round only)."""
-    return f"{criterion_id}/{judge}"
-
-
 class OpinionCache:
     """A directory of opinion JSON files named by their input digest.
 
     ``read=False`` (``--no-cache``) ignores stored opinions but still writes fresh ones.
-    ``seeded`` maps :func:`seed_key` to opinions to serve as given for the first round
-    (e.g. replaying a previous verdict); they win over the disk and over ``read``.
     """
 
     def __init__(
@@ -55,11 +47,9 @@ class OpinionCache:
         directory: Path,
         *,
         read: bool = True,
-        seeded: Mapping[str, JudicialOpinion] | None = None,
     ) -> None:
         self.directory = Path(directory)
         self.read = read
-        self.seeded = dict(seeded or {})
 
     def key(self, request: JudgeRequest, backend_name: str) -> str:
         """The digest of every input that shapes this request's answer."""
@@ -82,17 +72,8 @@ class OpinionCache:
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"
 
-    def seeded_for(self, request: JudgeRequest) -> JudicialOpinion | None:
-        """The seeded opinion for a first-round request, if one was given."""
-        if request.round != 0:
-            return None
-        return self.seeded.get(seed_key(request.dimension.id, request.persona))
-
     def get(self, key: str, request: JudgeRequest) -> JudicialOpinion | None:
-        """A stored or seeded opinion for this input, or None."""
-        seeded = self.seeded_for(request)
-        if seeded is not None:
-            return seeded
+        """A stored opinion for this input, or None."""
         if not self.read:
             return None
         try:

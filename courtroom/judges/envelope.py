@@ -59,6 +59,8 @@ def encode_data(value: Any) -> str:
 
 
 def _clip(text: str | None, limit: int) -> str | None:
+    # Not courtroom.untrusted.clip: the model must see that text was cut (a visible marker),
+    # and these exact request bodies are what the recorded cassettes and the batch fake match.
     if text is None:
         return None
     clean = neutralise(text)

@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from courtroom.models import Evidence
+from courtroom.chief_justice import keyword_in
+from courtroom.models import SECURITY_TAG, Evidence
 from courtroom.rubric import DEFAULT_KEYWORDS
+from courtroom.untrusted import one_line
 
 #: Below this confidence a supporting fact counts as unverified.
 WEAK = 0.6
@@ -25,11 +27,6 @@ _HISTORY_TAGS = {"git", "history"}
 _BROKEN_TAGS = {"parse_error"}
 #: Detectives end an adverse rationale with "Fix: <the change>" to say what would cure it.
 _FIX = re.compile(r"\bFix:\s*(?P<fix>.+)$", re.S)
-
-
-def half_up(value: float) -> int:
-    """Round half up for the non-negative values the lenses compute (2.5 -> 3)."""
-    return int(value + 0.5)
 
 
 def clamp(score: int) -> int:
@@ -64,12 +61,6 @@ def spot(location: str) -> str:
     return f"`{loc}`"
 
 
-def short(text: str, limit: int = 90) -> str:
-    """A goal or finding cut to one readable line."""
-    one = " ".join(text.split())
-    return one if len(one) <= limit else one[: limit - 1] + "…"
-
-
 #: Code smells that name a security keyword when the finding does not say it in words.
 _SMELLS: tuple[tuple[str, str], ...] = (
     (r"shell\s*=\s*true|os\.system|os\.popen|subprocess.*shell", "shell injection"),
@@ -80,11 +71,14 @@ _SMELLS: tuple[tuple[str, str], ...] = (
 )
 
 
-def security_keyword(item: Evidence) -> str | None:
-    """The security keyword a finding names (goal, content or rationale), if any."""
+def implied_keyword(item: Evidence) -> str | None:
+    """The security keyword a finding implies (goal, content or rationale), if any.
+
+    A keyword the text names wins, in the rubric's default order; else a known smell.
+    """
     text = f"{item.goal} {item.content or ''} {item.rationale}".lower()
     for keyword in DEFAULT_KEYWORDS:
-        if re.search(rf"\b{re.escape(keyword)}\b", text):
+        if keyword_in(text, (keyword,)):
             return keyword
     for pattern, keyword in _SMELLS:
         if re.search(pattern, text):
@@ -94,20 +88,20 @@ def security_keyword(item: Evidence) -> str | None:
 
 def fact(item: Evidence) -> str:
     """'goal (place)' — how an argument names one fact."""
-    return f"{short(item.goal)} ({place(item.location)})"
+    return f"{one_line(item.goal, 90)} ({place(item.location)})"
 
 
 def _first_sentence(text: str, limit: int = 160) -> str:
     head = re.split(r"(?<=[.;])\s", " ".join(text.split()), maxsplit=1)[0]
-    return short(head.rstrip(".;"), limit)
+    return one_line(head.rstrip(".;"), limit)
 
 
 def fix_line(item: Evidence) -> str:
     """One remediation line for an adverse fact: where, what is wrong, and the change."""
     found = _FIX.search(item.rationale)
     problem = _first_sentence(item.rationale[: found.start()] if found else item.rationale)
-    change = short(found.group("fix").strip().rstrip("."), 200) if found else (
-        f"make it meet the criterion instead ({short(item.goal, 70)})")
+    change = one_line(found.group("fix").strip().rstrip("."), 200) if found else (
+        f"make it meet the criterion instead ({one_line(item.goal, 70)})")
     return f"{spot(item.location)}: {problem}; {change}."
 
 
@@ -146,7 +140,7 @@ class Facts:
     @property
     def flaws(self) -> list[Evidence]:
         """Bad things found that are not security findings (a bulk upload, a dead end)."""
-        return [e for e in self.adverse if e.found and "security" not in e.tags]
+        return [e for e in self.adverse if e.found and SECURITY_TAG not in e.tags]
 
     @property
     def weak(self) -> list[Evidence]:
@@ -196,7 +190,7 @@ class Facts:
 
 def _finding(item: Evidence) -> bool:
     """A found fact tagged ``security`` that does not say it meets the criterion."""
-    return item.found and "security" in item.tags and item.direction != "supports"
+    return item.found and SECURITY_TAG in item.tags and item.direction != "supports"
 
 
 def _weight(items: list[Evidence], weak_credit: float = 1.0, per_goal: int = 1) -> float:

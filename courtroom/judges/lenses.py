@@ -18,11 +18,14 @@ so no lens ever advises adding what the detectives found.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from courtroom.judges.facts import Facts, clamp, fact, half_up, ids, place, security_keyword, short
-from courtroom.models import NO_EVIDENCE
+from courtroom.chief_justice import round_score
+from courtroom.judges.facts import Facts, clamp, fact, ids, implied_keyword, place
+from courtroom.models import NO_EVIDENCE, JudgeName
 from courtroom.rubric import Dimension
+from courtroom.untrusted import one_line
 
 Fields = dict[str, Any]
 
@@ -58,7 +61,7 @@ def _unproven(dim: Dimension, score: int, argument: str) -> Fields:
         "argument": argument,
         "cited_evidence": [NO_EVIDENCE],
         "remediation": f"Nothing in {_where(dim)} could be judged for {dim.name}; the "
-        f"detectives looked for: {short(dim.forensic_instruction, 140)}",
+        f"detectives looked for: {one_line(dim.forensic_instruction, 140)}",
     }
 
 
@@ -73,7 +76,7 @@ def prosecutor(dim: Dimension, f: Facts) -> Fields:
         return fields
     charges: list[str] = []
     for item in f.security:
-        keyword = security_keyword(item)
+        keyword = implied_keyword(item)
         charges.append(f"Security flaw{f' ({keyword})' if keyword else ''}: {fact(item)}")
     charges += [f"Found: {fact(e)}" for e in f.flaws]
     charges += [f"Missing: {fact(e)}" for e in f.missing]
@@ -85,7 +88,7 @@ def prosecutor(dim: Dimension, f: Facts) -> Fields:
              f"{len(f.adverse)} point against it ({len(f.missing)} missing, "
              f"{len(f.flaws)} flaw(s), {len(f.security)} security finding(s))."]
     if f.security:
-        keyword = security_keyword(f.security[0])
+        keyword = implied_keyword(f.security[0])
         parts.append(f"Unsafe code stands proven: {keyword or 'a security flaw'} at "
                      f"{fact(f.security[0])}.")
     if f.flaws:
@@ -125,7 +128,7 @@ def defense(dim: Dimension, f: Facts) -> Fields:
             "mitigations": None,
             "remediation": _remediation(f),
         }
-    score = 2 + half_up(3 * share)
+    score = 2 + round_score(3 * share)
     if f.security:
         score = min(score, 4)
     mitigations = [f"Credit: {fact(e)}" for e in f.solid[:4]]
@@ -162,7 +165,7 @@ def tech_lead(dim: Dimension, f: Facts) -> Fields:
         return _unproven(dim, 1, f"Nothing shows that {dim.name} works: with no decisive "
                          "evidence there is nothing a colleague could run, debug or extend.")
     working = sorted(f.supports, key=lambda e: (-e.confidence, e.location, e.goal))
-    score = 1 + half_up(4 * share) - bool(f.broken)
+    score = 1 + round_score(4 * share) - bool(f.broken)
     if f.security:
         score = min(score, 3)
     parts = [f"Pragmatic view of {dim.name}: {len(working)} fact(s) show working parts "
@@ -187,3 +190,11 @@ def tech_lead(dim: Dimension, f: Facts) -> Fields:
         "mitigations": [f"Works: {fact(e)}" for e in working[:3]] or None,
         "remediation": _remediation(f),
     }
+
+
+#: Each persona's lens, for the opening opinion and for a hearing's second look.
+BY_PERSONA: dict[JudgeName, Callable[[Dimension, Facts], Fields]] = {
+    "Prosecutor": prosecutor,
+    "Defense": defense,
+    "TechLead": tech_lead,
+}

@@ -1,31 +1,22 @@
 """The offline bench: deterministic judges over the evidence, so Courtroom runs without a key.
 
 Same request, same opinion, always: no clock, no randomness, no network. The lenses live
-in lenses.py; hearing rounds (``round > 0``) are decided by hearing_rules.py.
+in lenses.py; hearing rounds (``round > 0``) are decided by court/hearing_rules.py.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-
+from courtroom.court import hearing_rules
 from courtroom.judges import lenses
 from courtroom.judges.base import JudgeRequest, JudgeUsage
 from courtroom.judges.digest import content_digest
 from courtroom.judges.facts import Facts
-from courtroom.models import JudgeName, JudicialOpinion, opinion_id
-from courtroom.rubric import Dimension
-
-LENSES: dict[JudgeName, Callable[[Dimension, Facts], lenses.Fields]] = {
-    "Prosecutor": lenses.prosecutor,
-    "Defense": lenses.defense,
-    "TechLead": lenses.tech_lead,
-}
+from courtroom.models import JudicialOpinion, opinion_id
 
 
 def first_opinion(request: JudgeRequest) -> JudicialOpinion:
     """The persona's opening opinion on a criterion, from its lens alone."""
-    fields = LENSES[request.persona](request.dimension, Facts(tuple(request.evidence)))
+    fields = lenses.BY_PERSONA[request.persona](request.dimension, Facts(tuple(request.evidence)))
     fields.setdefault("charges", None)
     fields.setdefault("mitigations", None)
     return JudicialOpinion(
@@ -39,16 +30,8 @@ def first_opinion(request: JudgeRequest) -> JudicialOpinion:
 
 
 def _hearing(request: JudgeRequest) -> JudicialOpinion:
-    try:
-        # Imported here: hearing_rules belongs to the court phase and may be absent.
-        rules = importlib.import_module("courtroom.judges.hearing_rules")
-    except ModuleNotFoundError as exc:
-        if exc.name != "courtroom.judges.hearing_rules":
-            raise
-        # Without hearing rules a judge simply stands by its previous opinion.
-        return request.previous or first_opinion(request)
-    opinion: JudicialOpinion = rules.revise(request)
-    return opinion
+    # Read at call time: the court's rules import the judges package this module is part of.
+    return hearing_rules.revise(request)
 
 
 class OfflineBackend:
@@ -59,6 +42,10 @@ class OfflineBackend:
     cacheable = False
     model: str | None = None
     api_version: str | None = None
+
+    def estimate_usd(self, request: JudgeRequest, output_tokens: int | None = None) -> None:
+        """Free: rules make no request."""
+        return None
 
     def opine(self, request: JudgeRequest) -> tuple[JudicialOpinion, JudgeUsage]:
         """The persona's opinion by rule; never raises for well-formed requests."""

@@ -15,9 +15,10 @@ from cohort.fakes import fake_audit, make_cohort, write_csv
 from courtroom.cli import main
 from courtroom.cohort import command
 from courtroom.cohort.batch import BatchStatus, run_batch
-from courtroom.cohort.command import BatchSettings, status_line
+from courtroom.cohort.command import status_line
 from courtroom.cohort.keys import KEY_FILE, stored_key
 from courtroom.cohort.manifest import load_manifest
+from courtroom.cohort.settings import BatchSettings
 from courtroom.rubric import default_rubric_path
 
 

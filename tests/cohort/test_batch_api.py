@@ -13,8 +13,8 @@ from cohort.batch_server import FakeBatches
 from cohort.fakes import make_cohort, write_csv
 from courtroom.cohort.batch_api import run_with_batch_api
 from courtroom.cohort.batch_client import STATE_FILE
-from courtroom.cohort.command import BatchSettings
 from courtroom.cohort.manifest import Row, load_manifest
+from courtroom.cohort.settings import BatchSettings
 from courtroom.errors import ConfigError
 from courtroom.rubric import default_rubric_path, load_rubric
 

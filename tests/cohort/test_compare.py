@@ -113,7 +113,7 @@ def test_compare_command_prints_and_exits_0(
 
 def test_our_own_markdown_report_is_readable(tmp_path: Path) -> None:
     try:
-        from courtroom.render import render_report
+        from courtroom.render.markdown import render_report
     except ImportError:
         pytest.skip("renderer not available")
     report = _write(tmp_path, "report.md", render_report(make_verdict()))

@@ -10,9 +10,9 @@ import pytest
 from cohort.fakes import fake_audit, make_cohort, write_csv
 from courtroom.cli import main
 from courtroom.cohort.batch import run_batch
-from courtroom.cohort.command import BatchSettings
 from courtroom.cohort.manifest import load_manifest, shard
 from courtroom.cohort.merge import merge_shards
+from courtroom.cohort.settings import BatchSettings
 from courtroom.errors import UsageError
 from courtroom.rubric import default_rubric_path
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from courtroom.detectives import REGISTRY, investigate, listing, run_detectives
+from courtroom.detectives import REGISTRY, investigate, run_detectives
 from courtroom.detectives.base import Case
 from courtroom.detectives.common import SCAN_INCOMPLETE, make
+from courtroom.detectives.repo import listing
 from courtroom.models import Evidence, EvidenceRequest
 from courtroom.trace import Trace
 from detectives.conftest import OpenCase

@@ -91,7 +91,7 @@ def test_cost_cap_sends_criteria_offline_and_says_so(repo, fake, tmp_path):
 
 def test_left_out_evidence_is_told_to_the_judges_and_the_verdict(repo, fake, tmp_path,
                                                                  monkeypatch):
-    monkeypatch.setattr("courtroom.docket.MAX_ITEMS", 1)
+    monkeypatch.setattr("courtroom.detectives.docket.MAX_ITEMS", 1)
     outcome = audit(AuditConfig(target=str(repo), out_dir=tmp_path / "out", judges="anthropic",
                                 api_key=SECRET, base_url=fake.url, court=False,
                                 cache_dir=tmp_path / "cache"))

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+from builders import FakeBackend
+
 from courtroom.errors import JudgeTransportError
-from courtroom.judges import JudgeBench, OfflineBackend, OpinionCache, make_backend, seed_key
+from courtroom.judges import JudgeBench, OfflineBackend, OpinionCache, make_backend
 from courtroom.judges.base import JudgeRequest, JudgeUsage
 from courtroom.models import FALLBACK_ARGUMENT, JUDGES
 from courtroom.trace import Trace
@@ -13,7 +15,7 @@ from courtroom.trace import Trace
 from .conftest import dimension, mixed_evidence
 
 
-class Flaky:
+class Flaky(FakeBackend):
     """A backend whose Defense always fails (one way or another)."""
 
     name = "flaky"
@@ -61,15 +63,6 @@ def test_progress_and_trace_events():
     assert all({"seconds", "score", "transport_retries", "input_tokens"} <= set(e) for e in exits)
     assert "os.system" not in json.dumps(trace.events)  # no evidence or prompt text
 
-
-def test_seeded_opinions_are_served_without_a_call(tmp_path):
-    request = JudgeRequest(persona="TechLead", dimension=dimension(), evidence=mixed_evidence())
-    seeded_opinion = OfflineBackend().opine(request)[0].model_copy(update={"score": 5})
-    cache = OpinionCache(tmp_path, read=False,
-                         seeded={seed_key(dimension().id, "TechLead"): seeded_opinion})
-    bench = JudgeBench(Flaky(RuntimeError("unused")), cache=cache)
-    [(opinion, _)] = bench.judge([request])
-    assert opinion.score == 5 and bench.usage.calls == 0 and bench.usage.cached_opinions == 1
 
 
 def test_unreadable_cache_entry_is_a_miss(tmp_path):

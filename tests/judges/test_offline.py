@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import sys
-import types
 from collections import Counter
 from pathlib import Path
 
 from detectives.submissions import flawed_submission, mixed_submission
 
 from courtroom.config import AuditConfig
+from courtroom.court import hearing_rules
 from courtroom.judges.base import JudgeRequest
 from courtroom.judges.envelope import evidence_data
 from courtroom.judges.offline import OfflineBackend
-from courtroom.models import JUDGES, NO_EVIDENCE, JudicialOpinion
+from courtroom.models import JUDGES, NO_EVIDENCE
 from courtroom.pipeline import audit
 
 from .conftest import dimension, ev, mixed_evidence
@@ -125,19 +124,11 @@ def test_hearing_round_delegates_to_hearing_rules(monkeypatch):
         calls.append(request.round)
         return revised
 
-    module = types.ModuleType("courtroom.judges.hearing_rules")
-    module.revise = revise
-    monkeypatch.setitem(sys.modules, "courtroom.judges.hearing_rules", module)
+    monkeypatch.setattr(hearing_rules, "revise", revise)
     previous = opine("Defense", mixed_evidence())
     out = opine("Defense", mixed_evidence(), round=1, previous=previous)
     assert calls == [1] and out.score == 2
 
-
-def test_hearing_without_rules_stands_by_previous(monkeypatch):
-    monkeypatch.setitem(sys.modules, "courtroom.judges.hearing_rules", None)
-    previous = opine("TechLead", mixed_evidence())
-    out = opine("TechLead", mixed_evidence(), round=1, previous=previous)
-    assert isinstance(out, JudicialOpinion) and out == previous
 
 
 def test_an_adverse_fact_is_never_credit_even_when_found():

@@ -5,10 +5,11 @@ from __future__ import annotations
 import threading
 import time
 
+from builders import FakeBackend
 from court_support import CASE, rubric_with
 from fakes.anthropic_server import PromptCache, min_cacheable, tokens
 
-from courtroom.court import hold_court
+from courtroom.court.session import hold_court
 from courtroom.judges import JudgeBench, OfflineBackend
 from courtroom.judges.anthropic_backend import AnthropicBackend
 from courtroom.judges.base import JudgeRequest, JudgeUsage
@@ -25,7 +26,7 @@ def long_evidence() -> list:
             for i in range(4)]
 
 
-class Recording:
+class Recording(FakeBackend):
     """An in-process backend that records requests in flight and when each ran."""
 
     name = "recording"

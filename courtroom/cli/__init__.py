@@ -1,0 +1,163 @@
+"""The `courtroom` command: audit, verify, batch, merge and compare (DESIGN §5).
+
+Exit status: 0 audit done (success or neutral), 1 conclusion failure (or a tampered
+verdict, or a batch with failed submissions), 2 bad input or usage, 3 the audit could not
+complete (partial state saved) or was interrupted (a batch resumes where it stopped).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from importlib import import_module
+from pathlib import Path
+
+from courtroom import __version__
+from courtroom.errors import EXIT_CRITICAL, EXIT_USAGE, CourtroomError, UsageError
+from courtroom.models import JUDGE_KINDS
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as one line and exit 2, never a traceback."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        # main() adds "courtroom: "; name only the sub-command, so no prefix is doubled.
+        sub = self.prog.removeprefix("courtroom").strip()
+        raise UsageError(f"{sub}: {message}" if sub else message)
+
+
+def _number(kind: type[int] | type[float], lo: float, hi: float) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from exc
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be between {lo:g} and {hi:g}")
+        return value
+
+    return parse
+
+
+_score = _number(float, 0, 5)
+
+
+def _settings(p: argparse.ArgumentParser) -> None:
+    """Flags shared by audit and batch: one per AuditConfig setting."""
+    p.add_argument("--rubric", type=Path, metavar="PATH",
+                   help="rubric JSON (default: the config file's, else the bundled rubric)")
+    p.add_argument("--config", type=Path, metavar="FILE",
+                   help="settings file to use instead of the target's .github/courtroom.yml")
+    p.add_argument("--judges", choices=list(JUDGE_KINDS),
+                   help="judge bench (default: anthropic when ANTHROPIC_API_KEY is set)")
+    p.add_argument("--provider", choices=["anthropic", "bedrock", "vertex"],
+                   help="where Claude is served from (default: anthropic)")
+    p.add_argument("--region", metavar="REGION",
+                   help="bedrock or vertex region (default: AWS_REGION / CLOUD_ML_REGION)")
+    p.add_argument("--project-id", metavar="ID",
+                   help="Google Cloud project for vertex (default: ANTHROPIC_VERTEX_PROJECT_ID)")
+    p.add_argument("--model", metavar="NAME", help="Claude model (default: the backend's)")
+    p.add_argument("--fail-below", type=_score, metavar="SCORE",
+                   help="conclusion failure when the overall score is under SCORE (0-5)")
+    p.add_argument("--max-cost-usd", type=_number(float, 0.01, 10_000), metavar="N",
+                   help="cap on the estimated Claude spend per audit; past it, offline judges")
+    p.add_argument("--max-concurrency", type=_number(int, 1, 256), metavar="N",
+                   help="judge requests in flight at once per audit (default: 8)")
+    p.add_argument("--judge-timeout", type=_number(float, 1, 3600), metavar="S",
+                   help="seconds one Claude request may take (default: 600)")
+    p.add_argument("--clone-timeout", type=_number(float, 1, 3600), metavar="S",
+                   help="seconds a git clone may take before it is killed (default: 180)")
+    p.add_argument("--ignore", action="append", metavar="GLOB",
+                   help="paths no detective reads, e.g. 'vendor/**' (repeatable)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="ask the judges again instead of reusing cached opinions")
+    p.add_argument("--cache-dir", type=Path, metavar="DIR",
+                   help="opinion cache (default: $XDG_CACHE_HOME/courtroom or ~/.cache/courtroom)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every sub-command."""
+    parser = _Parser(prog="courtroom", description="Audit a repository like a court.")
+    parser.add_argument("--version", action="version", version=f"courtroom {__version__}",
+                        help="print the version and exit")
+    sub = parser.add_subparsers(
+        dest="command", required=True, parser_class=_Parser, metavar="COMMAND", help="what to do"
+    )
+
+    run = sub.add_parser("audit", help="audit one repository (and its PDF report)")
+    run.add_argument("target", help="local path or git URL")
+    run.add_argument("--pdf", type=Path, metavar="PATH",
+                     help="PDF report: as given, else inside the target (default: config file)")
+    run.add_argument("--out", type=Path, metavar="DIR", help="output folder")
+    _settings(run)
+    run.add_argument("--no-court", action="store_true", help="skip the court phase")
+    run.add_argument("--name", help="name shown for the target")
+    run.add_argument("--quiet", action="store_true", help="no progress display")
+
+    ver = sub.add_parser("verify", help="check a verdict's integrity chain")
+    ver.add_argument("verdict", type=Path, help="the verdict.json to check")
+
+    bat = sub.add_parser("batch", help="audit every submission of a manifest")
+    bat.add_argument("manifest", type=Path, help="CSV (repo,pdf,name) or JSON list")
+    bat.add_argument("--out", type=Path, required=True, metavar="DIR",
+                     help="output folder: one sub-folder per submission, and the summary")
+    _settings(bat)
+    bat.add_argument("--workers", type=int, default=2, metavar="N",
+                     help="submissions audited at once (default: 2)")
+    bat.add_argument("--shard", metavar="i/n", help="audit only this shard of the manifest")
+    bat.add_argument("--batch-api", action="store_true",
+                     help="judge through Claude's Message Batches API (half price, slower)")
+
+    mer = sub.add_parser("merge", help="merge shard outputs into one cohort summary")
+    mer.add_argument("shards", type=Path, nargs="+", metavar="SHARD_DIR",
+                     help="output folders of `courtroom batch --shard` runs")
+    mer.add_argument("--out", type=Path, required=True, metavar="DIR",
+                     help="folder for the merged summary")
+
+    cmp_ = sub.add_parser("compare", help="compare two verdicts or a peer's Markdown report")
+    cmp_.add_argument("a", type=Path, help="first verdict.json")
+    cmp_.add_argument("b", type=Path, help="second verdict.json, or a peer's report.md")
+    return parser
+
+
+#: sub-command -> "module:function"; imported on use so `courtroom verify` stays light.
+HANDLERS = {
+    "audit": "courtroom.cli.audit:audit_command",
+    "verify": "courtroom.integrity:verify_command",
+    "batch": "courtroom.cohort:batch_command",
+    "merge": "courtroom.cohort:merge_command",
+    "compare": "courtroom.cohort:compare_command",
+}
+
+
+def _handler(command: str) -> Callable[[argparse.Namespace], int]:
+    module, _, name = HANDLERS[command].partition(":")
+    fn: Callable[[argparse.Namespace], int] = getattr(import_module(module), name)
+    return fn
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; the only broad catch of the command line."""
+    try:
+        args = build_parser().parse_args(argv)
+        return _handler(args.command)(args)
+    except CourtroomError as exc:
+        print(f"courtroom: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("courtroom: interrupted", file=sys.stderr)
+        return EXIT_CRITICAL
+    except Exception as exc:
+        if os.environ.get("COURTROOM_DEBUG"):
+            raise
+        print(f"courtroom: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_CRITICAL
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
+
+__all__ = ["EXIT_USAGE", "build_parser", "main"]

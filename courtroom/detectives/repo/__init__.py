@@ -1,0 +1,1 @@
+"""Detectives that read the repository: workspace, git history, source, graph, tools."""

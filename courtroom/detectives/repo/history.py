@@ -1,0 +1,240 @@
+"""The git history detective: commits, authors, timing, progression vs bulk upload.
+
+Progression and bulk uploads are read from what each commit did (its size and the files
+it touched), not from what its message says: messages are hostile input, kept as clipped,
+single-line data for the listing only.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from courtroom.detectives.base import Case, detective
+from courtroom.detectives.common import REPO, make
+from courtroom.detectives.repo.workspace import run_git
+from courtroom.models import Evidence
+from courtroom.untrusted import one_line
+
+NAME = "history"
+TAGS = (REPO, "git", "history")
+MAX_COMMITS = 2000
+#: A history whose whole span fits in this many minutes looks like one upload.
+BULK_MINUTES = 15
+#: A commit this soon after the previous one was not written in between.
+RAPID_SECONDS = 120
+#: A run of this many commits, each that soon after the last, is a burst (splitting one
+#: piece of work into two or three commits at once is not).
+BURST_COMMITS = 4
+#: Share of all added source lines that, arriving in rapid-fire commits, makes a bulk upload.
+RAPID_SHARE = 0.25
+#: Share of all added source lines that, arriving in one commit, makes a bulk upload.
+ONE_COMMIT_SHARE = 0.5
+#: Below this many added source lines a history is too small to call either way.
+MIN_LINES = 200
+#: A layer starts with the first commit adding this many source lines to its files.
+LAYER_LINES = 20
+#: The tools layer must precede the orchestration layer by at least this long.
+STEP_MINUTES = 30
+SOURCE = (".py",)
+
+#: Layers of an agent system, named by the files a commit touched (path words).
+LAYERS: dict[str, re.Pattern[str]] = {
+    "setup": re.compile(r"(^|/)(state|models?|schemas?|config|settings|types)\.py$", re.I),
+    "tools": re.compile(r"tool|detective|investigat|clone|git|pdf|ast|pars|repo|doc|vision"
+                        r"|sandbox|forensic", re.I),
+    "graph": re.compile(r"graph|workflow|orchestrat|judge|justice|chief|synthes|court", re.I),
+}
+
+
+@dataclass
+class CommitInfo:
+    """One commit as data: who, when, what it says, and what it added where."""
+
+    sha: str
+    author: str
+    when: datetime
+    parents: int
+    subject: str
+    added: dict[str, int] = field(default_factory=dict)  # source path -> lines added
+
+    @property
+    def lines(self) -> int:
+        return sum(self.added.values())
+
+
+def read_log(ws_root: Path, limit: int = MAX_COMMITS) -> list[CommitInfo] | None:
+    """Commits oldest first with their added source lines, or None when not a repository."""
+    raw = run_git(ws_root, "log", f"--max-count={limit}", "--no-color", "--date-order",
+                  "--numstat", "--no-renames", "--format=%x1e%H%x1f%an%x1f%aI%x1f%P%x1f%s",
+                  "HEAD", timeout=60)
+    if raw is None:
+        return None
+    commits: list[CommitInfo] = []
+    for record in raw.split("\x1e"):
+        head, _, stats = record.partition("\n")
+        fields = head.split("\x1f")
+        if len(fields) != 5:
+            continue
+        sha, author, date, parents, subject = fields
+        try:
+            when = datetime.fromisoformat(date)
+        except ValueError:
+            continue
+        commit = CommitInfo(sha, one_line(author, 60), when, len(parents.split()),
+                            one_line(subject, 160))
+        for line in stats.splitlines():
+            parts = line.split("\t")
+            if len(parts) == 3 and parts[0].isdigit() and parts[2].endswith(SOURCE):
+                commit.added[parts[2]] = commit.added.get(parts[2], 0) + int(parts[0])
+        commits.append(commit)
+    commits.reverse()
+    return commits
+
+
+@dataclass(frozen=True)
+class Bulk:
+    """How much of the code arrived at once."""
+
+    total: int  # source lines added over the whole history
+    rapid: int  # of which in bursts: BURST_COMMITS+ commits each within RAPID_SECONDS
+    largest: CommitInfo | None  # the commit adding the most source lines
+
+    @property
+    def found(self) -> bool:
+        if self.total < MIN_LINES:
+            return False
+        top = self.largest.lines if self.largest else 0
+        return self.rapid >= RAPID_SHARE * self.total or top >= ONE_COMMIT_SHARE * self.total
+
+
+def bulk(commits: list[CommitInfo]) -> Bulk:
+    """Measure bulk arrival over the work commits (merges add nothing of their own)."""
+    work = [c for c in commits if c.parents <= 1]
+    runs: list[list[CommitInfo]] = [[c] for c in work[:1]]
+    for a, b in itertools.pairwise(work):
+        if (b.when - a.when).total_seconds() < RAPID_SECONDS:
+            runs[-1].append(b)
+        else:
+            runs.append([b])
+    rapid = sum(c.lines for run in runs if len(run) >= BURST_COMMITS for c in run)
+    largest = max(work, key=lambda c: c.lines, default=None)
+    return Bulk(sum(c.lines for c in work), rapid, largest)
+
+
+def layers(commits: list[CommitInfo]) -> dict[str, int]:
+    """Index of the first commit that adds LAYER_LINES+ source lines to each layer's files."""
+    first: dict[str, int] = {}
+    for i, c in enumerate(commits):
+        for layer, rx in LAYERS.items():
+            if layer in first:
+                continue
+            if sum(n for path, n in c.added.items() if rx.search(path)) >= LAYER_LINES:
+                first[layer] = i
+    return first
+
+
+def progression(commits: list[CommitInfo]) -> tuple[bool | None, dict[str, int]]:
+    """Whether tools were built before the graph, in separate steps (None: cannot tell)."""
+    first = layers(commits)
+    if "tools" not in first or "graph" not in first:
+        return None, first
+    tools, graph = commits[first["tools"]], commits[first["graph"]]
+    apart = (graph.when - tools.when).total_seconds() / 60 >= STEP_MINUTES
+    setup_first = first.get("setup", first["tools"]) <= first["tools"]
+    return setup_first and first["tools"] < first["graph"] and apart, first
+
+
+def _bulk_fact(commits: list[CommitInfo], head: str) -> Evidence:
+    """Whether the code arrived in steps or in one go (rapid-fire commits, one huge commit)."""
+    b = bulk(commits)
+    span = (commits[-1].when - commits[0].when).total_seconds() / 60
+    top = b.largest.lines if b.largest else 0
+    measure = (f"{b.rapid} of {b.total} source lines came in bursts of {BURST_COMMITS}+ "
+               f"commits made under {RAPID_SECONDS} s apart and {top} in the largest single "
+               f"commit, over {len(commits)} commits")
+    if len(commits) <= 2 or span <= BULK_MINUTES or b.found:
+        where = b.largest.sha if b.largest and top >= ONE_COMMIT_SHARE * b.total else head
+        return make(NAME, "Bulk upload: most of the code arrived at once", True, where,
+                    f"Code arrived in bulk: {measure}; the whole history spans {span:.0f} "
+                    "minutes. Code that lands seconds apart or in one commit was written "
+                    "elsewhere and pasted in. Fix: commit each layer as it is built, with a "
+                    "message saying what changed.", 0.85, TAGS, direction="adverse")
+    return make(NAME, "Code arrived in steps (no bulk upload)", True, head,
+                f"{measure}: under {RAPID_SHARE:.0%} rapid-fire and under "
+                f"{ONE_COMMIT_SHARE:.0%} in one commit.", 0.85, TAGS, direction="supports")
+
+
+def _progression_fact(commits: list[CommitInfo], head: str) -> Evidence:
+    """Progression read from which files each commit touched."""
+    ordered, first = progression(commits)
+    stages = ", ".join(f"{s} from commit #{i + 1} ({commits[i].sha[:10]}, "
+                       f"{commits[i].when.isoformat()})"
+                       for s, i in sorted(first.items(), key=lambda kv: kv[1]))
+    goal = "Progression setup -> tools -> graph (files each commit touched)"
+    where = commits[first["graph"]].sha if "graph" in first else head
+    if ordered is None:
+        return make(NAME, goal, False, where, "The commits' files do not show both a tools "
+                    f"layer and an orchestration layer ({stages or 'no layer found'}).", 0.5,
+                    TAGS, content=stages or None)
+    if ordered:
+        return make(NAME, goal, True, where, f"Tools were built before the graph, at least "
+                    f"{STEP_MINUTES} minutes apart: {stages}.", 0.75, TAGS,
+                    content=stages, direction="supports")
+    tools, graph = (commits[first[k]] for k in ("tools", "graph"))
+    return make(NAME, goal, False, where, f"The graph's files were written before, or within "
+                f"{STEP_MINUTES} minutes of, the tools' files (tools from {tools.sha[:7]} at "
+                f"{tools.when:%Y-%m-%d %H:%M}, graph from {graph.sha[:7]} at "
+                f"{graph.when:%Y-%m-%d %H:%M}). Fix: build and commit the tools before wiring "
+                "the graph that uses them.", 0.7, TAGS, content=stages, direction="adverse")
+
+
+def _count(commits: list[CommitInfo]) -> str:
+    """The commit count, saying so when the log was cut at MAX_COMMITS."""
+    if len(commits) >= MAX_COMMITS:
+        return f"at least {len(commits)} commits (history cut)"
+    return f"{len(commits)} commits"
+
+
+@detective(NAME)
+def history(case: Case) -> list[Evidence]:
+    """Facts about the commit history: size, authors, timing and its story."""
+    ws = case.workspace
+    # Only the target's own repository: never a parent folder's history.
+    commits = read_log(ws.root) if (ws.root / ".git").exists() else None
+    if commits is None or not commits:
+        return [make(NAME, "Git commit history", False, ".",
+                     "The target is not a git repository or has no commits (git log failed). "
+                     "Fix: audit a git checkout with its history.", 0.95, (*TAGS, "missing"),
+                     direction="adverse")]
+    head = commits[-1].sha
+    authors = sorted({c.author for c in commits})
+    span_min = (commits[-1].when - commits[0].when).total_seconds() / 60
+    days = len({c.when.date() for c in commits})
+    listing = "\n".join(f"{c.sha[:10]} {c.when.isoformat()} {c.author} +{c.lines}: {c.subject}"
+                        for c in commits[-40:])
+    work = [c for c in commits if c.parents <= 1]
+    out = [make(NAME, "Git commit history", True, head,
+                f"{_count(commits)} by {len(authors)} author(s) ({len(work)} with work, "
+                f"{len(commits) - len(work)} merges) over {span_min / 60:.1f} hours on "
+                f"{days} day(s) (first {commits[0].when.isoformat()}, last "
+                f"{commits[-1].when.isoformat()}).", 0.98, TAGS, content=listing)]
+    if len(work) > 3:
+        out.append(make(NAME, "More than three commits with work", True, head,
+                        f"{len(work)} commits that change files.", 0.9, TAGS,
+                        direction="supports"))
+    else:
+        goal = "Single-commit history" if len(commits) == 1 else "Three or fewer commits"
+        out.append(make(NAME, goal, True, head, f"Only {len(work)} commit(s) with work: no "
+                        "development story. Fix: commit in small steps as the system grows.",
+                        0.95, TAGS, content=commits[0].subject, direction="adverse"))
+    if days >= 2 or span_min >= 180:
+        out.append(make(NAME, "Work spread over several sessions", True, head,
+                        f"Commits on {days} day(s) over {span_min / 60:.1f} hours.", 0.8, TAGS,
+                        direction="supports"))
+    out.append(_bulk_fact(commits, head))
+    out.append(_progression_fact(commits, head))
+    return out

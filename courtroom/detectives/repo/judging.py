@@ -1,0 +1,186 @@
+"""Judging detectives: structured output of the judges, their personas, the chief justice.
+
+Each fact says which way it points: a schema-bound judge call, a retry, a distinct persona
+prompt or a deterministic rule supports its criterion; hand-parsed free text, a missing
+rule or an LLM deciding the verdict is adverse, with the change that would cure it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from courtroom.detectives.base import Case, detective
+from courtroom.detectives.common import REPO, is_test_path, make
+from courtroom.detectives.parsing import source_index
+from courtroom.detectives.repo.judging_facts import (
+    free_text_parsing,
+    justice_files,
+    llm_files,
+    synthesis_rules,
+    validation,
+)
+from courtroom.detectives.repo.personas import find_prompts, similarities
+from courtroom.detectives.repo.python_facts import RETRY, structured_calls, synthesis_functions
+from courtroom.detectives.repo.source import no_python
+from courtroom.models import Evidence
+from courtroom.untrusted import clip
+
+MAX_ITEMS = 12
+#: A persona prompt shorter than this is a one-line label, not a philosophy to argue from.
+SUBSTANTIVE = 200
+#: A function is the chief justice when it lives in a chief-justice module or is named so;
+#: a tool that *checks* synthesis elsewhere (check_synthesis_rules) is not one.
+_CJ = re.compile(r"chief|justice", re.I)
+
+
+@detective("structured_output")
+def structured_output(case: Case) -> list[Evidence]:
+    """Whether judge calls are bound to a schema, retried, and never parsed by hand."""
+    index = source_index(case.workspace)
+    name, tags = "structured_output", (REPO, "structured_output")
+    if not index.files:
+        return [no_python(name, "Judge output bound to a schema", index, ("structured_output",))]
+    calls = [c for c in structured_calls(index) if not is_test_path(c.location.split(":")[0])]
+    models = llm_files(index)
+    out: list[Evidence] = []
+    if calls:
+        out.append(make(name, "Judge output bound to a schema", True, calls[0].location,
+                        f"{len(calls)} call(s) enforce a schema on the model's answer.", 0.9,
+                        tags, content=clip("\n".join(f"{c.location} {c.kind}: {c.excerpt}"
+                                                    for c in calls[:MAX_ITEMS]), 1500),
+                        direction="supports"))
+        retried = [c for c in calls if c.retried]
+        out.append(_retry((retried or calls)[0].location, bool(retried)))
+    else:
+        where = f"{models[0].path}:1" if models else "."
+        out.append(make(name, "Judge output bound to a schema", False, where,
+                        "No .with_structured_output(), .bind_tools(), messages.parse() or "
+                        f"tool-use call in {len(index.files)} Python files. Fix: bind the judge "
+                        "call to the opinion model with .with_structured_output(...).", 0.85,
+                        (*tags, "missing"), direction="adverse"))
+        if models:
+            loops = [sf for sf in models if RETRY.search(sf.source.decode("utf-8", "replace"))]
+            out.append(_retry(f"{(loops or models)[0].path}:1", bool(loops)))
+    hand = free_text_parsing(index)
+    if hand:
+        out.append(make(name, "Free-text model output parsed by hand", True, hand[0].location,
+                        f"{len(hand)} place(s) in model-calling code turn free text into data "
+                        "with json.loads or a regular expression. Fix: take the answer from a "
+                        "schema-bound call instead of parsing text.", 0.8, tags,
+                        content=clip("\n".join(f"{h.location} {h.excerpt}" for h in hand[:6]),
+                                     800), direction="adverse"))
+    checked = validation(index)
+    if checked:
+        out.append(make(name, "Parsed output validated against a model", True,
+                        checked[0].location, f"{len(checked)} place(s) validate model output "
+                        "against a schema (model_validate / ValidationError handling).", 0.8,
+                        tags, content=clip("\n".join(f"{h.location} {h.excerpt}"
+                                                    for h in checked[:6]), 800),
+                        direction="supports"))
+    return out
+
+
+def _retry(location: str, retried: bool) -> Evidence:
+    """Whether failed or malformed judge output is retried."""
+    tags = (REPO, "structured_output")
+    if retried:
+        return make("structured_output", "Retry on failed or malformed output", True, location,
+                    "Retry handling found around the judge call (a retry loop here or in its "
+                    "caller, tenacity, RetryPolicy, .with_retry or max_retries).", 0.8, tags,
+                    direction="supports")
+    return make("structured_output", "Retry on failed or malformed output", False, location,
+                "No retry loop, tenacity decorator, RetryPolicy or max_retries around the judge "
+                "call or in its callers. Fix: retry the call on validation errors, a bounded "
+                "number of times.", 0.75, (*tags, "missing"), direction="adverse")
+
+
+@detective("personas")
+def persona_prompts(case: Case) -> list[Evidence]:
+    """The three judge prompts: present, distinct from each other, and substantive."""
+    ws = case.workspace
+    index = source_index(ws)
+    name, tags = "personas", (REPO, "personas")
+    prompts = find_prompts(ws, index)
+    out = []
+    for persona in ("Prosecutor", "Defense", "TechLead"):
+        prompt = prompts.get(persona)
+        if prompt is None:
+            out.append(make(name, f"{persona} persona prompt", False, ".",
+                            f"No string or prompt file of 60+ characters names the {persona} "
+                            f"persona. Fix: give the {persona} its own system prompt.", 0.75,
+                            (*tags, "missing"), direction="adverse"))
+            continue
+        out.append(make(name, f"{persona} persona prompt", True, prompt.location,
+                        f"Prompt text of {len(prompt.text)} characters attributed to the "
+                        f"{persona} by its variable, key, method or opening words.", 0.85, tags,
+                        content=clip(prompt.text, 400), direction="supports"))
+    if not prompts:
+        return out
+    first = min(p.location for p in prompts.values())
+    sims = similarities(prompts)
+    if sims:
+        worst = max(sims.values())
+        distinct = worst <= 0.5
+        out.append(make(name, "Persona prompts are distinct (word-set Jaccard)", True, first,
+                        ("distinct prompts (every pair Jaccard <= 0.5)" if distinct else
+                         f"near-duplicate prompts (Jaccard {worst:.2f} > 0.5). Fix: give each "
+                         "persona its own philosophy and scoring guidance.")
+                        + " Computed on lower-cased word sets of the prompts found.", 0.85, tags,
+                        content="\n".join(f"{a}~{b}: {v:.3f}" for (a, b), v in sims.items()),
+                        direction="supports" if distinct else "adverse"))
+    short = sorted(p.persona for p in prompts.values() if len(p.text) < SUBSTANTIVE)
+    out.append(make(name, "Persona prompts give substantive instructions", True, first,
+                    (f"{', '.join(short)} prompt(s) are under {SUBSTANTIVE} characters: a "
+                     "one-line label, not a philosophy to argue from. Fix: spell out what each "
+                     "persona looks for and how it scores.") if short else
+                    f"Every persona prompt found has {SUBSTANTIVE}+ characters of guidance.",
+                    0.8, tags, content="\n".join(f"{p.persona}: {len(p.text)} chars"
+                                                 for p in prompts.values()),
+                    direction="adverse" if short else "supports"))
+    return out
+
+
+@detective("synthesis")
+def chief_justice(case: Case) -> list[Evidence]:
+    """Whether the verdict comes from deterministic named rules or from an LLM call."""
+    index = source_index(case.workspace)
+    name, tags = "synthesis", (REPO, "synthesis")
+    if not index.files:
+        return [no_python(name, "Chief justice synthesis code", index, ("synthesis",))]
+    homes = {sf.path for sf in justice_files(index)}
+    facts = [f for f in synthesis_functions(index)
+             if _CJ.search(f.name) or f.location.split(":")[0] in homes]
+    if not facts:
+        return [make(name, "Chief justice synthesis code", False, ".",
+                     "No function or module named like a chief justice, synthesis or verdict. "
+                     "Fix: add a chief justice that turns the opinions into scores by fixed "
+                     "rules.", 0.75, (*tags, "missing"), direction="adverse")]
+    llm = [f for f in facts if f.llm_calls]
+    listing = clip("\n".join(f"{f.location} {f.name}: {f.branches} branches, LLM "
+                             f"{', '.join(f.llm_calls) or 'none'}" for f in facts[:20]), 1200)
+    if llm:
+        out = [make(name, "Chief justice delegates the verdict to an LLM call", True,
+                    llm[0].location, f"{llm[0].name} calls {', '.join(llm[0].llm_calls)}: the "
+                    "verdict depends on a model, not on fixed rules. Fix: compute the final "
+                    "score with deterministic rules over the opinions.", 0.85, tags,
+                    content=listing, direction="adverse")]
+    else:
+        top = max(facts, key=lambda f: (f.branches, f.location))
+        out = [make(name, "Verdict by deterministic rules (no LLM call)", True, top.location,
+                    f"{len(facts)} chief-justice function(s), none calling a model; "
+                    f"{top.name} has {top.branches} branches.", 0.85, tags, content=listing,
+                    direction="supports")]
+    files = sorted(justice_files(index), key=lambda sf: -len(sf.source))
+    home = f"{files[0].path}:1" if files else facts[0].location
+    for rule, hit in synthesis_rules(index).items():
+        goal = f"Chief justice rule: {rule}"
+        if hit is not None:
+            out.append(make(name, goal, True, hit.location, f"The chief justice's code "
+                            f"implements the {rule} rule.", 0.75, tags, content=hit.excerpt,
+                            direction="supports"))
+        else:
+            out.append(make(name, goal, False, home, f"No code for the {rule} rule in the "
+                            "chief justice's modules (comments and docstrings do not count). "
+                            f"Fix: implement the {rule} rule as code.", 0.7,
+                            (*tags, "missing"), direction="adverse"))
+    return out

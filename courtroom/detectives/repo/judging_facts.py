@@ -1,0 +1,123 @@
+"""Facts about how a submission's judges and chief justice work, read from code only.
+
+Comments and docstrings are blanked before anything is matched: a rule that exists only
+as a comment ("TODO: fact supremacy") is not a rule, and a docstring claiming structured
+output is not structured output.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from courtroom.detectives.common import is_test_path
+from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, walk
+from courtroom.detectives.repo.python_facts import LLM_CALL
+
+#: Free-text model output turned into data by hand: json.loads, or a regex fishing for
+#: a JSON object or list in the reply (an escaped brace or bracket; a bare brace is a
+#: quantifier).
+FREE_TEXT = re.compile(r"json\.loads\s*\(|re\.(?:search|findall|match|fullmatch|compile)\s*\("
+                       r"\s*r?['\"][^'\"\n]*(?:\\\{|\\\[)")
+#: Parsed output checked against a schema.
+VALIDATED = re.compile(r"model_validate(?:_json)?\s*\(|parse_obj\s*\(|parse_raw\s*\(|"
+                       r"TypeAdapter\s*\(|except\s+\(?[\w., ]*ValidationError")
+_CJ_PATH = re.compile(r"chief|justice|synthes|verdict", re.I)
+#: A model call: LLM_CALL, or the chat/complete methods of a hand-rolled client.
+MODEL_CALL = re.compile(LLM_CALL.pattern + r"|\.(?:a?chat|a?complete|generate_content)\s*\(")
+
+#: The chief justice's named rules, each as what its code must mention (lower-cased).
+RULES: dict[str, tuple[re.Pattern[str], ...]] = {
+    "security override": (re.compile(r"secur"), re.compile(r"overrid|\bcap\b|_cap|cap_|min\(")),
+    "fact supremacy": (re.compile(r"supremacy|hallucinat|\.found\b|\[['\"]found['\"]\]|"
+                                  r"not_found|missing_evidence|fact_check|cited_evidence"),),
+    "functionality weight": (re.compile(r"weight|functionality"),),
+    "dissent summary": (re.compile(r"dissent"),),
+    "variance re-evaluation": (re.compile(r"variance|max\([^)]*\)\s*-\s*min\("),
+                               re.compile(r"re_?evaluat|reevaluat|re-evaluat|rehear|re_?exam"
+                                          r"|second_look|re_?judge|retrial|re_?deliberat")),
+}
+
+
+def code_text(sf: SourceFile) -> str:
+    """The file's source with comments and docstrings blanked (line numbers kept)."""
+    data = bytearray(sf.source)
+    for node in walk(sf.root):
+        if node.type == "comment" or _docstring(node):
+            for i in range(node.start_byte, node.end_byte):
+                if data[i] not in (10, 13):
+                    data[i] = 32
+    return data.decode("utf-8", "replace")
+
+
+def _docstring(node: Node) -> bool:
+    """A string that is a statement of its own (module, class or function docstring)."""
+    return (node.type == "expression_statement" and node.named_child_count == 1
+            and node.named_children[0].type == "string")
+
+
+def _line(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One located match in a file's code."""
+
+    path: str
+    line: int
+    excerpt: str
+
+    @property
+    def location(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+def _hits(files: list[SourceFile], pattern: re.Pattern[str]) -> list[Hit]:
+    out = []
+    for sf in files:
+        text = code_text(sf)
+        for m in pattern.finditer(text):
+            line = _line(text, m.start())
+            out.append(Hit(sf.path, line, " ".join(text.splitlines()[line - 1].split())[:160]))
+    return out
+
+
+def llm_files(index: SourceIndex) -> list[SourceFile]:
+    """Non-test files whose code calls a model."""
+    return [sf for sf in index.files if not is_test_path(sf.path)
+            and MODEL_CALL.search(code_text(sf))]
+
+
+def free_text_parsing(index: SourceIndex) -> list[Hit]:
+    """Where model-calling code parses free text by hand (json.loads, JSON-fishing regex)."""
+    return _hits(llm_files(index), FREE_TEXT)
+
+
+def validation(index: SourceIndex) -> list[Hit]:
+    """Where model-calling code validates parsed output against a schema."""
+    return _hits(llm_files(index), VALIDATED)
+
+
+def justice_files(index: SourceIndex) -> list[SourceFile]:
+    """Non-test files named like a chief justice / synthesis / verdict module."""
+    return [sf for sf in index.files if not is_test_path(sf.path) and _CJ_PATH.search(sf.path)]
+
+
+def synthesis_rules(index: SourceIndex) -> dict[str, Hit | None]:
+    """Each named rule of the chief justice: where its code is, or None when absent."""
+    texts = [(sf, code_text(sf)) for sf in justice_files(index)]
+    out: dict[str, Hit | None] = {}
+    for rule, patterns in RULES.items():
+        out[rule] = None
+        for sf, text in texts:
+            low = text.lower()
+            found = [p.search(low) for p in patterns]
+            if all(found):
+                first = found[-1]
+                assert first is not None
+                line = _line(low, first.start())
+                out[rule] = Hit(sf.path, line,
+                                " ".join(text.splitlines()[line - 1].split())[:160])
+                break
+    return out

@@ -1,0 +1,210 @@
+"""The graph detective: StateGraph wiring, fan-out/fan-in, parallel roles, error routing."""
+
+from __future__ import annotations
+
+import re
+
+from courtroom.detectives.base import Case, detective
+from courtroom.detectives.common import REPO, make
+from courtroom.detectives.parsing import SourceIndex, source_index
+from courtroom.detectives.repo.graph import (
+    DETECTIVE_NAME,
+    JUDGE_NAME,
+    GraphFacts,
+    graph_facts,
+)
+from courtroom.detectives.repo.graph_checks import broken_imports, dead_ends, uneven_joins
+from courtroom.detectives.repo.source import no_python
+from courtroom.models import Evidence
+
+NAME = "graph"
+TAGS = (REPO, "graph")
+
+
+@detective(NAME)
+def orchestration(case: Case) -> list[Evidence]:
+    """Evidence about the StateGraph: builders, wiring, parallel branches and routers."""
+    ws = case.workspace
+    index = source_index(ws)
+    if not index.files:
+        return [no_python(NAME, "StateGraph orchestration", index,
+                          ("graph", "parallelism", "conditional"))]
+    facts = graph_facts(ws)
+    if not facts.builders and not facts.nodes:
+        return [make(NAME, "StateGraph orchestration", False, ".",
+                     f"No StateGraph(...) construction or add_node call in "
+                     f"{len(index.files)} Python files.", 0.85,
+                     (*TAGS, "parallelism", "conditional", "missing"))]
+    first = facts.builders[0][0] if facts.builders else next(iter(facts.nodes.values()))
+    out = [make(NAME, "StateGraph builders", bool(facts.builders), first,
+                f"{len(facts.builders)} StateGraph(...) construction(s); "
+                f"{len(facts.nodes)} nodes and {len(facts.edges)} edges wired across "
+                f"{len({loc.split(':')[0] for loc in facts.nodes.values()})} file(s).", 0.95,
+                TAGS, content="\n".join(f"{loc} StateGraph({state})"
+                                        for loc, state in facts.builders[:10]) or None),
+           make(NAME, "Extracted orchestration graph (Mermaid)", True, first,
+                "Built from add_node/add_edge/add_conditional_edges calls; names resolved "
+                "from literals and string constants; dotted edges are conditional.", 0.9,
+                (*TAGS, "parallelism"), content=mermaid(facts))]
+    out += _parallel(facts, first)
+    out += _conditional(facts, first)
+    out += _runnable(index, facts)
+    return out
+
+
+def _branch_nodes(facts: GraphFacts) -> set[str]:
+    """Nodes on parallel branches: fan-out targets and the plain chains after them."""
+    seen = {t for targets in facts.fan_out.values() for t in targets}
+    grow = list(seen)
+    while grow:
+        node = grow.pop()
+        for e in facts.edges:
+            if e.source == node and e.target not in seen and e.target not in facts.fan_in \
+                    and (not e.conditional or e.parallel):
+                seen.add(e.target)
+                grow.append(e.target)
+    return seen
+
+
+def _runnable(index: SourceIndex, facts: GraphFacts) -> list[Evidence]:
+    """Adverse facts that stop the graph from running: dead ends and broken imports."""
+    tags = (*TAGS, "conditional")
+    dynamic = any(b"Command(" in sf.source and b"goto" in sf.source for sf in index.files)
+    stuck = dead_ends(facts.nodes, [(e.source, e.target) for e in facts.edges], dynamic)
+    out = []
+    if stuck:
+        where = facts.nodes.get(stuck[0], next(iter(facts.nodes.values()), "."))
+        out.append(make(NAME, "Nodes with no way on (dead ends)", True, where,
+                        f"No edge leaves {', '.join(stuck[:6])}: a run that reaches it stops "
+                        "there instead of going on to the synthesis or END. Fix: add an edge "
+                        f"from {stuck[0]} to the next step or to END.", 0.7, tags,
+                        content=", ".join(stuck), direction="adverse"))
+    uneven = uneven_joins([(e.source, e.target, e.joined) for e in facts.edges], facts.fan_in,
+                          _branch_nodes(facts))
+    for target, depths in list(uneven.items())[:3]:
+        branches = ", ".join(f"{src} ({hops} hops)" for src, hops in sorted(depths.items()))
+        out.append(make(NAME, "Join reached by separate edges from uneven branches", True,
+                        facts.nodes.get(target, next(iter(facts.nodes.values()), ".")),
+                        f"{target} is reached by separate edges from branches of different "
+                        f"length ({branches}), so it runs once per arrival instead of once. "
+                        f"Fix: join them with one list edge, add_edge([...], \"{target}\"), "
+                        "or even out the branches.", 0.7, tags, direction="adverse"))
+    wiring = sorted({loc.split(":")[0] for loc in facts.nodes.values()})
+    files = [sf for sf in index.files if sf.path in wiring]
+    broken = broken_imports(index, files)
+    if broken:
+        b = broken[0]
+        out.append(make(NAME, "Graph module imports a name its module does not define", True,
+                        b.location, f"{b.name} is imported from {b.module}, which neither "
+                        "defines nor re-exports it: building the graph fails with ImportError. "
+                        f"Fix: import the name {b.module} really defines, or define {b.name} "
+                        "there.", 0.9, tags,
+                        content="\n".join(f"{x.location} {x.module}.{x.name}"
+                                          for x in broken[:10]), direction="adverse"))
+    return out
+
+
+def _edge_loc(facts_edges: list[tuple[str, str, str]], src: str, fallback: str) -> str:
+    """Where the first edge leaving src was wired."""
+    for s, _t, loc in facts_edges:
+        if s == src:
+            return loc
+    return fallback
+
+
+def _parallel(facts: GraphFacts, first: str) -> list[Evidence]:
+    """Evidence about fan-out, fan-in and parallel detectives/judges."""
+    tags = (*TAGS, "parallelism")
+    plain = [(e.source, e.target, e.location) for e in facts.edges
+             if not e.conditional or e.parallel]
+    joins = [(e.target, e.source, e.location) for e in facts.edges if not e.conditional]
+    out: list[Evidence] = []
+    for src, branches in list(facts.fan_out.items())[:8]:
+        out.append(make(NAME, "Fan-out to parallel branches", True, _edge_loc(plain, src, first),
+                        f"{src} starts {len(branches)} branches in the same superstep "
+                        "(several unconditional edges, or a router returning a list or "
+                        "Send calls).", 0.9, tags, content=f"{src} -> {', '.join(branches)}"))
+    for dst, sources in list(facts.fan_in.items())[:8]:
+        out.append(make(NAME, "Fan-in join of parallel branches", True,
+                        _edge_loc(joins, dst, first),
+                        f"{dst} waits for {len(sources)} incoming branches.", 0.9, tags,
+                        content=f"{', '.join(sources)} -> {dst}", direction="supports"))
+    if not facts.fan_in:
+        out.append(make(NAME, "Fan-in join of parallel branches", False, first,
+                        "No node joins two or more branches. Fix: join the parallel branches "
+                        "in an aggregator node before the next stage.", 0.8,
+                        (*tags, "missing"), direction="adverse"))
+    for role, pattern in (("Detectives", DETECTIVE_NAME), ("Judges", JUDGE_NAME)):
+        role_tags = (*tags, "personas") if role == "Judges" else tags
+        hits = facts.branches_matching(pattern)
+        if hits:
+            src, named = hits[0]
+            out.append(make(NAME, f"{role} run in parallel", True, _edge_loc(plain, src, first),
+                            f"{src} fans out to {len(named)} {role.lower()} nodes.", 0.85,
+                            role_tags, content=f"{src} -> {', '.join(named)}",
+                            direction="supports"))
+        else:
+            names = sorted(n for n in facts.nodes if pattern.search(n))
+            out.append(make(NAME, f"{role} run in parallel", False, first,
+                            f"No fan-out point reaches two or more {role.lower()} nodes "
+                            f"(matching nodes: {', '.join(names) or 'none'}). Fix: add an edge "
+                            f"from one node to each of the {role.lower()} so they run in the "
+                            "same superstep.", 0.8, (*role_tags, "missing"),
+                            direction="adverse"))
+    return out
+
+
+def _conditional(facts: GraphFacts, first: str) -> list[Evidence]:
+    """Evidence about conditional routes and error/missing-data paths."""
+    tags = (*TAGS, "conditional")
+    goal = "Conditional edges route errors or missing evidence"
+    if not facts.routers:
+        return [make(NAME, goal, False, first, "No add_conditional_edges call: no routing on "
+                     "errors or missing evidence. Fix: add a conditional edge after the "
+                     "aggregator that sends failed or empty evidence to an error or "
+                     "degraded-report node.", 0.8, (*tags, "missing"), direction="adverse")]
+    out = [make(NAME, "Conditional edges", True, facts.routers[0].location,
+                f"{len(facts.routers)} conditional route(s).", 0.9, tags,
+                content="\n".join(f"{e.source} -[{e.label}]-> {e.target}"
+                                  for e in facts.routers[:20]))]
+    errors = facts.error_routes
+    if errors:
+        out.append(make(NAME, goal, True, errors[0].location, "Routes for errors, missing "
+                        "data or an early end: " + ", ".join(f"{e.source}->{e.target}"
+                                                          for e in errors[:6]), 0.8, tags,
+                        direction="supports"))
+    else:
+        out.append(make(NAME, goal, False, facts.routers[0].location,
+                        "No conditional route leads to an error, fallback or degraded node or "
+                        "ends the run early. Fix: route failures and missing evidence to a "
+                        "node that reports them.", 0.75, (*tags, "missing"),
+                        direction="adverse"))
+    return out
+
+
+def _mid(name: str) -> str:
+    """A Mermaid-safe node id (hostile names cannot inject syntax)."""
+    return re.sub(r"[^A-Za-z0-9_]", "_", name) or "node"
+
+
+def mermaid(facts: GraphFacts, limit: int = 80) -> str:
+    """A compact Mermaid flowchart of the extracted graph."""
+    lines = ["flowchart TD"]
+    seen: set[tuple[str, str, bool]] = set()
+    for e in facts.edges:
+        key = (e.source, e.target, e.conditional)
+        if key in seen:
+            continue
+        seen.add(key)
+        src, dst = _mid(e.source), _mid(e.target)
+        if e.conditional:
+            label = re.sub(r"[^A-Za-z0-9_ .:-]", "", e.label.split(":", 1)[-1])[:30]
+            lines.append(f"  {src} -.->|{label}| {dst}" if label else f"  {src} -.-> {dst}")
+        else:
+            lines.append(f"  {src} --> {dst}")
+        if len(lines) > limit:
+            lines.append("  %% more edges omitted")
+            break
+    wired = {n for e in facts.edges for n in (e.source, e.target)}
+    lines.extend(f"  {_mid(n)}" for n in sorted(facts.nodes) if n not in wired)
+    return "\n".join(lines)

@@ -1,0 +1,186 @@
+"""The tools detective: how the submission's own tools clone, run commands and read files.
+
+The clone code is judged on five aspects, each a directed fact: an isolated temporary
+directory that is cleaned up, commands as argument lists with no shell, command failures
+checked, the URL validated before use, and authentication failures reported.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from courtroom.detectives.base import Case, detective
+from courtroom.detectives.common import REPO, is_test_path, make
+from courtroom.detectives.parsing import (
+    Node,
+    SourceFile,
+    call_arguments,
+    enclosing,
+    matches,
+    node_text,
+    source_index,
+)
+from courtroom.detectives.repo.judging_facts import code_text
+from courtroom.detectives.repo.source import no_python
+from courtroom.models import Evidence
+from courtroom.untrusted import clip
+
+NAME = "tools"
+TAGS = (REPO, "tools", "sandbox")
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One located process or sandbox call."""
+
+    kind: str
+    location: str
+    excerpt: str
+    shell: bool = False
+    listed: bool = True
+
+
+_SUBPROCESS = {"run", "Popen", "call", "check_call", "check_output"}
+_TEMP = {"TemporaryDirectory", "mkdtemp", "NamedTemporaryFile", "TemporaryFile", "mkstemp"}
+_CHECKED = re.compile(r"check\s*=\s*true|returncode|calledprocesserror|gitcommanderror|"
+                      r"timeoutexpired|check_call|check_output")
+_URL_CHECK = re.compile(r"def \w*valid\w*url|def \w*url\w*valid|valid\w*_url\s*\(|"
+                        r"url\w*_valid\w*\s*\(|urlparse\s*\(|allowed_(?:domain|host)|"
+                        r"re\.(?:match|fullmatch|compile)\s*\(\s*r?['\"][^'\"\n]*(?:https?|github)")
+_AUTH = re.compile(r"authenticat|auth_?error|credential|permission denied|could not read "
+                   r"username|terminal_?prompt|\b40[13]\b")
+
+
+def _is_list(sf: SourceFile, arg: Node) -> bool:
+    """Whether a command argument is a list: a literal, ``list(...)``, or a variable the
+    enclosing function assigns a list to."""
+    if arg.type in ("list", "list_comprehension"):
+        return True
+    if arg.type == "call" and sf.text(arg.child_by_field_name("function")) == "list":
+        return True
+    if arg.type != "identifier":
+        return False
+    scope = enclosing(arg, ("function_definition",)) or sf.root
+    var = re.escape(sf.text(arg))
+    body = sf.text(scope)
+    # Assigned a list (literal or list(...)), or declared a list parameter or variable.
+    return bool(re.search(rf"\b{var}\s*(?::\s*list\b[^=\n]*)?=\s*(?:\[|list\s*\()", body)
+                or re.search(rf"\b{var}\s*:\s*(?:list|List|Sequence|tuple|Tuple)\b", body))
+
+
+def _scan(sf: SourceFile) -> list[ToolCall]:
+    """Process, temp-dir and clone calls of one file."""
+    out: list[ToolCall] = []
+    for caps in matches("calls", sf.root):
+        name = node_text(caps.get("call.method", caps.get("call.name", [None]))[0])
+        call = caps.get("call.method_call", caps.get("call.plain", [None]))[0]
+        if call is None:
+            continue
+        obj = sf.text(caps["call.object"][0]) if "call.object" in caps else ""
+        excerpt = " ".join(sf.text(call).split())[:140]
+        positional, keywords = call_arguments(caps["call.args"][0])
+        if obj == "subprocess" and name in _SUBPROCESS:
+            shell = "shell" in keywords and sf.text(keywords["shell"]) != "False"
+            listed = bool(positional) and _is_list(sf, positional[0])
+            form = "argument list" if listed else "command string or unknown form"
+            out.append(ToolCall(f"subprocess.{name} with {form}" + (", shell=True" if shell
+                                                                    else ""),
+                                sf.loc(call), excerpt, shell, listed))
+        elif obj == "os" and name in ("system", "popen"):
+            out.append(ToolCall(f"os.{name} (shell string)", sf.loc(call), excerpt, True, False))
+        elif name in _TEMP:
+            out.append(ToolCall(f"tempfile.{name}", sf.loc(call), excerpt))
+        elif name == "clone_from":
+            out.append(ToolCall("GitPython Repo.clone_from", sf.loc(call), excerpt))
+    return out
+
+
+_CLONE = re.compile(r"['\"]clone['\"]|clone_from\s*\(|git clone")
+
+
+def _clones(sf: SourceFile) -> bool:
+    """Whether a file's code clones a repository (a git clone argument or clone_from)."""
+    return not is_test_path(sf.path) and bool(_CLONE.search(code_text(sf)))
+
+
+def _aspect(goal: str, ok: bool, where: str, held: str, failed: str, conf: float = 0.8,
+            content: str | None = None, seen: bool = False) -> Evidence:
+    """One clone aspect: it holds (supports) or it does not (adverse, with its fix).
+    ``seen``: the failure is a defect found in the code, not a missing safeguard."""
+    return make(NAME, goal, ok or seen, where, held if ok else failed, conf,
+                TAGS if ok else (*TAGS, "missing"), content=content,
+                direction="supports" if ok else "adverse")
+
+
+def _sandbox(texts: dict[str, str], calls: list[tuple[SourceFile, ToolCall]],
+             where: str) -> Evidence:
+    """A temporary directory that is removed again (TemporaryDirectory, or mkdtemp + rmtree)."""
+    goal = "Clone isolated in a temporary directory that is cleaned up"
+    temp = [(sf, c) for sf, c in calls if c.kind.startswith("tempfile.")]
+    managed = [c for _sf, c in temp if "TemporaryDirectory" in c.kind]
+    cleaned = [c for sf, c in temp if "rmtree" in texts.get(sf.path, "")]
+    if managed or cleaned:
+        c = (managed or cleaned)[0]
+        return _aspect(goal, True, c.location, f"{c.kind} with cleanup "
+                       f"({'context manager' if managed else 'shutil.rmtree in the same file'}).",
+                       "", content=c.excerpt)
+    if temp:
+        c = temp[0][1]
+        return _aspect(goal, False, c.location, "", f"{c.kind} creates the clone directory "
+                       "but nothing in that file removes it, so every audit leaves a copy "
+                       "behind. Fix: use tempfile.TemporaryDirectory() as a context manager.",
+                       content=c.excerpt, seen=True)
+    return _aspect(goal, False, where, "", "No tempfile-based isolation for the clone. Fix: "
+                   "clone into tempfile.TemporaryDirectory().")
+
+
+@detective(NAME)
+def tools(case: Case) -> list[Evidence]:
+    """The clone tool's sandbox, command form, error checks, URL validation, auth errors."""
+    index = source_index(case.workspace)
+    if not index.files:
+        return [no_python(NAME, "Tool code (subprocess, clone, sandbox)", index,
+                          ("tools", "sandbox"))]
+    code = [sf for sf in index.files if not is_test_path(sf.path)]
+    scans = {sf.path: _scan(sf) for sf in code}
+    calls = [(sf, c) for sf in code for c in scans[sf.path]]
+    cloning = [sf for sf in code if _clones(sf)]
+    scope = cloning or code
+    texts = {sf.path: code_text(sf).lower() for sf in scope}
+    where = next((c.location for sf, c in calls if sf in scope), f"{scope[0].path}:1")
+    out = [make(NAME, "Tool calls (subprocess, clone, sandbox)", bool(calls), where,
+                f"{len(calls)} process, clone or temp-dir call(s) in {len(code)} files.", 0.9,
+                TAGS, content=clip("\n".join(f"{c.location} {c.kind}: {c.excerpt}"
+                                             for _sf, c in calls[:24]), 2000) or None)]
+    if not cloning:
+        out.append(_aspect("Repository cloning tool", False, where, "", "No code clones a "
+                           "repository (git clone or Repo.clone_from). Fix: add a clone tool "
+                           "that runs git in a temporary directory.", 0.75))
+    scoped = [(sf, c) for sf, c in calls if sf in scope]
+    out.append(_sandbox(texts, scoped, where))
+    unsafe = [c for _sf, c in calls if c.shell or (c.kind.startswith("subprocess")
+                                                   and not c.listed)]
+    out.append(_aspect("Commands run as argument lists, without a shell", not unsafe,
+                       unsafe[0].location if unsafe else where,
+                       "Every subprocess call passes an argument list and none uses "
+                       "shell=True or os.system.",
+                       f"{unsafe[0].kind if unsafe else ''}: a shell string can be injected "
+                       "into. Fix: pass an argument list and drop shell=True / os.system.",
+                       content=unsafe[0].excerpt if unsafe else None, seen=bool(unsafe)))
+    text = "\n".join(texts.values())
+    out.append(_aspect("Command failures checked", bool(_CHECKED.search(text)), where,
+                       "The clone code checks failures (check=True, returncode or an except "
+                       "for the command's error).", "The clone code never checks whether git "
+                       "failed. Fix: pass check=True or test returncode and report stderr."))
+    out.append(_aspect("Clone URL validated before use", bool(_URL_CHECK.search(text)), where,
+                       "The URL is validated (a URL parser, a pattern or an allowed-host "
+                       "check) before git sees it.", "The URL goes to git unchecked. Fix: "
+                       "accept only https URLs of allowed hosts and reject option-like "
+                       "values.", 0.7))
+    out.append(_aspect("Authentication failures reported", bool(_AUTH.search(text)), where,
+                       "The clone code recognises authentication failures and reports them.",
+                       "A private or missing repository fails like any other error. Fix: "
+                       "detect authentication failures in git's stderr and report them "
+                       "clearly.", 0.7))
+    return out

@@ -1,0 +1,170 @@
+"""The sandboxed, read-only view of the repository under audit (local path or clone).
+
+Repository content is hostile: nothing here executes it, follows symlinks out of the
+tree, or hands a user-supplied string to git where git could read it as an option.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+from courtroom.detectives.repo.clone import (
+    MAX_CLONE_BYTES,
+    clone,
+    display_name,
+    is_url,
+    validate_url,
+)
+from courtroom.detectives.repo.listing import SKIP_DIRS, Ignore, Listing, skipper, walk
+from courtroom.errors import TargetError
+from courtroom.git import git_dir, git_env, run_git
+
+__all__ = ["MAX_CLONE_BYTES", "SKIP_DIRS", "Workspace", "display_name", "git_env", "is_url",
+           "open_workspace", "run_git", "validate_url"]
+
+T = TypeVar("T")
+
+#: Largest file read as text; larger ones are treated as unreadable (data dumps, bundles).
+MAX_FILE_BYTES = 1_000_000
+
+
+class Workspace:
+    """A repository tree to read safely: repo-relative paths, size caps, no symlink escapes.
+
+    Paths handed out (``files()``) are display names: valid UTF-8 on one line whatever
+    the real name is; every read maps them back to the real file.
+    """
+
+    def __init__(self, root: Path, display: str, commit: str | None = None,
+                 max_file_bytes: int = MAX_FILE_BYTES, ignore: Ignore = ()) -> None:
+        """Wrap a repository root; nothing is read until asked (nor ever what ``ignore`` names)."""
+        self.root = root.resolve()
+        self.display = display
+        self.commit = commit
+        self.max_file_bytes = max_file_bytes
+        self.ignore = skipper(ignore)
+        #: Problems met while opening the tree (e.g. a .git leading outside it).
+        self.notes: list[str] = []
+        self._listing: Listing | None = None
+        self._lock = threading.Lock()
+        self._memo: dict[str, Any] = {}
+        self._memo_locks: dict[str, threading.Lock] = {}
+
+    @property
+    def listing(self) -> Listing:
+        """The one walk of the tree (files, escaped names, what the limits left out)."""
+        with self._lock:
+            if self._listing is None:
+                self._listing = walk(str(self.root), self._inside, self.ignore)
+            return self._listing
+
+    def files(self, suffixes: tuple[str, ...] | None = None) -> list[str]:
+        """Repo-relative POSIX display names of regular files, sorted; vendored folders
+        skipped."""
+        listed = self.listing.files
+        if suffixes is None:
+            return list(listed)
+        lowered = tuple(s.lower() for s in suffixes)
+        return [p for p in listed if p.lower().endswith(lowered)]
+
+    def _inside(self, path: str) -> bool:
+        return self._resolve_inside(path) is not None
+
+    def _resolve_inside(self, path: str | Path) -> Path | None:
+        """The real path if it stays inside the repository, else None."""
+        try:
+            real = Path(os.path.realpath(path))
+        except (OSError, ValueError):
+            return None
+        return real if real == self.root or real.is_relative_to(self.root) else None
+
+    def path_of(self, rel: str) -> Path | None:
+        """The absolute path of a repo-relative file, or None when it escapes the tree."""
+        if not rel or rel.startswith("/") or "\x00" in rel or self.ignore(rel):
+            return None
+        real = self._resolve_inside(self.root / self.listing.real.get(rel, rel))
+        if real is None or not real.is_file():
+            return None
+        return real
+
+    def read_bytes(self, rel: str, limit: int | None = None) -> bytes | None:
+        """Raw bytes of a file, or None when escaping, missing or over the size cap."""
+        real = self.path_of(rel)
+        if real is None:
+            return None
+        cap = self.max_file_bytes if limit is None else limit
+        try:
+            if real.stat().st_size > cap:
+                return None
+            return real.read_bytes()
+        except OSError:
+            return None
+
+    def read_text(self, rel: str) -> str | None:
+        """Decoded text, or None for binary, too large, escaping or unreadable files."""
+        data = self.read_bytes(rel)
+        if data is None or b"\x00" in data[:8192]:
+            return None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            # Legacy encodings still hold readable code; keep it, mark bad bytes.
+            return data.decode("utf-8", errors="replace")
+
+    def memo(self, key: str, factory: Callable[[], T]) -> T:
+        """Compute a shared analysis once per workspace, even when detectives race for it."""
+        with self._lock:
+            lock = self._memo_locks.setdefault(key, threading.Lock())
+        with lock:
+            if key not in self._memo:
+                self._memo[key] = factory()
+            value: T = self._memo[key]
+            return value
+
+
+def _head(root: Path, notes: list[str]) -> str | None:
+    """HEAD of the tree's own repository; a .git leading outside the tree is noted, unread."""
+    if not os.path.lexists(root / ".git"):
+        return None
+    if git_dir(root) is None:
+        notes.append("history not read: the tree's .git (a gitdir file, commondir or "
+                     "alternates) leads outside the audited tree")
+        return None
+    head = run_git(root, "rev-parse", "--verify", "HEAD")
+    return head.strip() if head else None
+
+
+@contextmanager
+def open_workspace(target: str, *, timeout: float = 120.0,
+                   max_bytes: int = MAX_CLONE_BYTES,
+                   ignore: Ignore = ()) -> Iterator[Workspace]:
+    """Yield a Workspace for a local path (read in place) or a validated, cloned URL."""
+    notes: list[str] = []
+    if is_url(target):
+        url = validate_url(target)
+        with tempfile.TemporaryDirectory(prefix="courtroom-") as tmp:
+            dest = Path(tmp) / "repo"
+            clone(url, dest, timeout=timeout, max_bytes=max_bytes)
+            ws = Workspace(dest, display_name(url), _head(dest, notes), ignore=ignore)
+            ws.notes.extend(notes)
+            yield ws
+        return
+    if target.startswith("-"):
+        raise TargetError(
+            f"refused target {target[:60]!r}: starts with '-' (write ./{target[:60]})")
+    path = Path(target).expanduser()
+    if not path.exists():
+        raise TargetError(f"target path not found: {target}")
+    if not path.is_dir():
+        raise TargetError(f"target is not a directory: {target}")
+    # "." or ".." would title the report with punctuation: show the folder's own name.
+    display = target if path.name not in ("", ".", "..") else path.resolve().name
+    ws = Workspace(path, display, _head(path.resolve(), notes), ignore=ignore)
+    ws.notes.extend(notes)
+    yield ws

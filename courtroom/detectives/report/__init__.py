@@ -1,0 +1,1 @@
+"""Detectives that read the PDF report: text, claims, concepts, quotes, diagrams."""

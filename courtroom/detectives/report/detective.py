@@ -1,0 +1,181 @@
+"""The PDF report detective: concepts, cited paths and feature claims, page by page.
+
+PDF text is hostile input: it is only matched and clipped, never interpreted as
+instructions, and excerpts in evidence are short.
+"""
+
+from __future__ import annotations
+
+from courtroom.detectives.base import Case, detective
+from courtroom.detectives.common import PDF, make
+from courtroom.detectives.report.concept_terms import rubric_concepts
+from courtroom.detectives.report.pdf_claims import check_claims, check_paths
+from courtroom.detectives.report.pdf_concepts import analyse
+from courtroom.detectives.report.pdf_quotes import check_quotes
+from courtroom.detectives.report.pdf_read import PdfData, load_pdf
+from courtroom.errors import RubricError
+from courtroom.models import Evidence
+from courtroom.rubric import Dimension, default_rubric_path, load_rubric
+from courtroom.untrusted import clip
+
+NAME = "report"
+MAX_HALLUCINATED = 12
+
+
+def unusable(name: str, pdf: PdfData, tags: tuple[str, ...], *, given: bool) -> Evidence:
+    """The fact that there is no PDF to read (none given) or that it could not be read, and why."""
+    if not given:
+        # Nothing was given: an absence, not a broken file the author should "make readable".
+        # Context, not adverse: with no report there is nothing to hold against it, so each
+        # criterion is judged unproven and its own remediation names what it looks for.
+        return make(name, "PDF report given", False, "pdf", "The audit was given no PDF report.",
+                    0.95, (*tags, "missing"), content=pdf.problem)
+    return make(name, "PDF report readable", False, "pdf", f"{pdf.display}: {pdf.problem}.", 0.95,
+                (*tags, "missing", "parse_error"), content=pdf.problem)
+
+
+@detective(NAME)
+def report(case: Case) -> list[Evidence]:
+    """Read the PDF report and check what it says against the repository."""
+    pdf = load_pdf(case.pdf, case.pdf_display)
+    topics = (PDF, "concepts", "claims", "paths")
+    if pdf.problem is not None:
+        return [unusable(NAME, pdf, topics, given=case.pdf is not None)]
+    chars = sum(len(p.text) for p in pdf.pages)
+    out = [make(NAME, "PDF report readable", True, "pdf:page 1",
+                f"{pdf.display}: {pdf.page_count} pages, {chars} characters of text extracted "
+                f"with PDFium (first {len(pdf.pages)} pages read).", 0.95, (PDF,),
+                content=clip(pdf.pages[0].text, 300))]
+    out += _concepts(case, pdf)
+    out += _paths(case, pdf)
+    out += _claims(case, pdf)
+    out += _quotes(case, pdf)
+    return out
+
+
+def _dimensions(case: Case) -> tuple[Dimension, ...]:
+    """The audit's rubric dimensions; a case built without them reads the default rubric."""
+    if case.dimensions:
+        return case.dimensions
+    try:
+        return tuple(load_rubric(default_rubric_path()).dimensions)
+    except RubricError:
+        return ()
+
+
+def _concepts(case: Case, pdf: PdfData) -> list[Evidence]:
+    """One fact per rubric concept: explained, partly explained, only named, or absent."""
+    out = []
+    tags = (PDF, "concepts")
+    for f in analyse(pdf, rubric_concepts(_dimensions(case)), case.workspace):
+        goal = f"Concept '{f.concept}' explained in the report"
+        if f.level == "absent":
+            out.append(make(NAME, goal, False, "pdf", f"'{f.concept}' is neither named nor "
+                            f"explained in other words in {len(pdf.pages)} pages. Fix: explain "
+                            f"how the code implements {f.concept}, naming the files that do it.",
+                            0.85, (*tags, "missing"), direction="adverse"))
+            continue
+        where = f"pdf:page {f.page}"
+        pages = ", ".join(str(p) for p in f.pages) or "none"
+        ties = ", ".join(f.ties[:6]) or "none"
+        content = clip(f"{f.level} | pages {pages} | code: {ties} | {f.excerpt}", 600)
+        if f.level == "explained":
+            how = ("explained in other words (the term itself is not used)" if f.paraphrased
+                   else f"named {f.mentions} time(s) (pages {pages})")
+            out.append(make(NAME, goal, True, where, f"Explained: {how}; the passage says how "
+                            f"it works ({f.mechanism} mechanism terms) and ties it to the code "
+                            f"({clip(ties, 160)}).", 0.7 if f.paraphrased else 0.85,
+                            (*tags, "paraphrased") if f.paraphrased else tags,
+                            content=content, direction="supports"))
+        elif f.level == "partial":
+            lack = "names no file or function of the repository" if not f.ties else \
+                "says little about how it works"
+            out.append(make(NAME, goal, True, where, f"Partly explained: the best passage "
+                            f"{lack}. Fix: on page {f.page}, tie {f.concept} to the code that "
+                            "implements it and say how it works.", 0.55, (*tags, "thin"),
+                            content=content, direction="supports"))
+        else:
+            out.append(make(NAME, goal, False, where, f"Keyword-dropping: named {f.mentions} "
+                            f"time(s) (pages {pages}) but never explained or tied to the code. "
+                            f"Fix: on page {f.page}, explain how the code implements "
+                            f"{f.concept}.", 0.75, (*tags, "keyword_dropping"), content=content,
+                            direction="adverse"))
+    return out
+
+
+_STANCE = {"proposal": "proposed as future work", "discussed": "quoted or discussed as an "
+           "error", "local": "a path on someone's machine, not in the repository"}
+
+
+def _paths(case: Case, pdf: PdfData) -> list[Evidence]:
+    """Cited file paths: verified, hallucinated, and those only proposed or quoted."""
+    tags = (PDF, "paths", "claims")
+    checks = check_paths(pdf, case.workspace)
+    if not checks:
+        return [make(NAME, "File paths cited in the report", False, "pdf",
+                     "The report names no repository file paths.", 0.85, (*tags, "missing"))]
+    verified = [c for c in checks if c.exists]
+    bad = [c for c in checks if not c.exists and c.stance == "claim"]
+    aside = [c for c in checks if not c.exists and c.stance != "claim"]
+    out = [make(NAME, "File paths cited in the report", True, f"pdf:page {checks[0].page}",
+                f"{len(verified)} verified and {len(bad)} hallucinated of "
+                f"{len(verified) + len(bad)} paths the report presents as existing (exact or "
+                f"suffix match against the repository file list); {len(aside)} more proposed, "
+                "quoted or local.", 0.9, tags, direction="adverse" if bad else "supports",
+                content=clip("verified: " + ", ".join(c.matched or c.path for c in verified)
+                             + "\nhallucinated: " + ", ".join(c.path for c in bad), 1500))]
+    for c in bad[:MAX_HALLUCINATED]:
+        out.append(make(NAME, "Report cites a file that is not in the repository", True,
+                        f"pdf:page {c.page}", f"'{clip(c.path, 120)}' matches no file or folder "
+                        f"in the repository. Fix: correct or remove the path on page {c.page}.",
+                        0.85, (*tags, "hallucination"), content=clip(c.path, 160),
+                        direction="adverse"))
+    for c in aside[:MAX_HALLUCINATED]:
+        out.append(make(NAME, "Report mentions a path it does not claim exists", True,
+                        f"pdf:page {c.page}", f"'{clip(c.path, 120)}' is not in the repository, "
+                        f"but the report does not claim it is: {_STANCE[c.stance]}.", 0.7,
+                        (*tags, c.stance), content=clip(c.path, 160)))
+    return out
+
+
+def _claims(case: Case, pdf: PdfData) -> list[Evidence]:
+    """Feature claims (and admitted gaps) of the report checked against source facts."""
+    out = []
+    for c in check_claims(pdf, case.workspace):
+        goal = f"Report claim '{c.claim}' checked against the code"
+        excerpt = clip(c.excerpt, 220)
+        if not c.asserted:
+            honest = not c.supported
+            out.append(make(NAME, goal, True, f"pdf:page {c.page}",
+                            f"The report admits '{c.claim}' is missing or planned; the code "
+                            f"{'agrees' if honest else 'has it (the admission is stale)'}: "
+                            f"{c.basis}.", 0.75, (PDF, "claims", "admitted"),
+                            content=f"admitted | {excerpt}",
+                            direction="supports" if honest else "context"))
+            continue
+        status = "supported by the source" if c.supported else "NOT supported by the source"
+        fix = "" if c.supported else f" Fix: correct the claim on page {c.page} or build it."
+        out.append(make(NAME, goal, True, f"pdf:page {c.page}", f"Claim {status}: {c.basis}."
+                        + fix, 0.8, (PDF, "claims"),
+                        content=f"{'supported' if c.supported else 'unsupported'} | {excerpt}",
+                        direction="supports" if c.supported else "adverse"))
+    return out
+
+
+def _quotes(case: Case, pdf: PdfData) -> list[Evidence]:
+    """Quotations the report attributes to the code, found in the repository or not."""
+    out = []
+    for q in check_quotes(pdf, case.workspace):
+        quoted = clip(" ".join(q.text.split()), 200)
+        if q.found_in:
+            out.append(make(NAME, "Report quotes the code accurately", True, f"pdf:page {q.page}",
+                            f"The quoted text is in {q.found_in}.", 0.85,
+                            (PDF, "claims", "quotes"), content=quoted, direction="supports"))
+        else:
+            out.append(make(NAME, "Report quotes code text that is not in the repository", True,
+                            f"pdf:page {q.page}", "The report presents this as the code's own "
+                            "words (a prompt, docstring or message), but no text file of the "
+                            f"repository contains it. Fix: quote the code as it is on page "
+                            f"{q.page}, or change the code.", 0.8,
+                            (PDF, "claims", "quotes"), content=quoted, direction="adverse"))
+    return out

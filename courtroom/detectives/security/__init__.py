@@ -1,0 +1,1 @@
+"""The security detective: bandit, tree-sitter rules, taint and caller analysis."""

@@ -1,0 +1,104 @@
+"""The security detective: a taint engine to confirm, bandit for breadth, full coverage.
+
+Only a **confirmed** finding (attacker data shown to reach the sink, or an unsafe setting in
+production code) carries the ``security`` tag that drives the chief justice's security cap.
+Every finding, confirmed or not, goes into the verdict's ``security`` section and the SARIF
+file; a file that could not be examined is reported with the ``scan_incomplete`` tag so the
+gate fails closed instead of passing on a partial scan.
+"""
+
+from __future__ import annotations
+
+from courtroom.detectives.base import Case, detective
+from courtroom.detectives.common import REPO, SCAN_INCOMPLETE, make
+from courtroom.detectives.parsing import SourceIndex, source_index
+from courtroom.detectives.repo.workspace import Workspace
+from courtroom.detectives.security.report import combine
+from courtroom.detectives.security.rules import clone_into_cwd, hardcoded_secrets
+from courtroom.detectives.security.scanner import start_scan
+from courtroom.detectives.security.taint import Engine
+from courtroom.findings import SecurityFinding, SecurityReport
+from courtroom.models import SECURITY_TAG, Evidence
+from courtroom.untrusted import one_line
+
+NAME = "security"
+#: Unconfirmed hints shown to the judges as evidence; all of them stay in the verdict's
+#: ``security`` section and in findings.sarif, and the summary says how many there are.
+MAX_HINTS = 40
+_MEMO = "security_report"
+
+
+def security_report(ws: Workspace) -> SecurityReport | None:
+    """The report the detective stored for this workspace (None if it did not finish)."""
+    return ws.memo(_MEMO, lambda: None)
+
+
+def build_report(index: SourceIndex) -> SecurityReport:
+    """Scan a parsed repository: taint flows, bandit issues and tree-sitter rules."""
+    files = {sf.path: sf for sf in index.files}
+    pending = start_scan([(sf.path, sf.source) for sf in index.files])
+    engine = Engine(index.files)
+    flows = engine.run()
+    result = pending()
+    hits = [(hit, sf) for sf in index.files
+            for hit in (*clone_into_cwd(sf), *hardcoded_secrets(sf))]
+    findings = combine(flows, result.findings, hits, files)
+    confirmed = sum(f.confirmed for f in findings)
+    return SecurityReport(
+        files_examined=len(index.files), bandit_scanned=result.scanned,
+        tree_sitter_only=[f"{path}: {why}" for path, why in result.skipped],
+        not_examined=[f"{path}: {why}" for path, why in
+                      (*index.unexamined, *sorted(engine.unfinished.items()))],
+        confirmed=confirmed, unconfirmed=len(findings) - confirmed, findings=findings)
+
+
+def _evidence(f: SecurityFinding) -> Evidence:
+    status = "confirmed" if f.confirmed else "unconfirmed"
+    tags = (REPO, "tools", SECURITY_TAG if f.confirmed else "security_unconfirmed")
+    where = " in test code" if f.in_test else ""
+    return make(NAME, f"Security finding: {f.name}", True, f"{f.path}:{f.line}",
+                f"{status}{where}: {f.reason}. Reported by {', '.join(f.tools)} "
+                f"(CWE-{f.cwe}, severity {f.severity}).",
+                0.9 if f.confirmed else 0.6, tags,
+                content=f"[{status}] {f.name} | CWE-{f.cwe} | severity {f.severity} | "
+                        f"{f.rule_id} | {one_line(f.message, 160)}",
+                direction="adverse" if f.confirmed else "context")
+
+
+def _summary(report: SecurityReport) -> list[Evidence]:
+    shown = min(report.unconfirmed, MAX_HINTS)
+    text = (f"The taint engine examined {report.files_examined} Python files and bandit "
+            f"scanned {report.bandit_scanned}; {report.confirmed} findings are confirmed "
+            f"(attacker data reaches the sink, or an unsafe setting in production code) and "
+            f"{report.unconfirmed} are unconfirmed hints ({shown} shown here; all are listed "
+            f"in verdict.json's security section and in findings.sarif).")
+    if report.tree_sitter_only:
+        text += (f" {len(report.tree_sitter_only)} files use syntax bandit cannot parse on "
+                 f"this interpreter and were examined by the taint engine only: "
+                 f"{'; '.join(report.tree_sitter_only[:5])}.")
+    out = [make(NAME, "Security scan of Python sources", True, ".", text, 0.9, (REPO, "tools"),
+                content=f"{report.confirmed} confirmed, {report.unconfirmed} unconfirmed, "
+                        f"{len(report.not_examined)} files not examined")]
+    if report.not_examined:
+        out.append(make(
+            NAME, "Files the security scan could not examine", True, ".",
+            f"{len(report.not_examined)} Python files were not examined, so the scan is "
+            f"incomplete: {'; '.join(report.not_examined[:10])}.", 0.95,
+            (REPO, "tools", SCAN_INCOMPLETE),
+            content="; ".join(report.not_examined), direction="adverse"))
+    return out
+
+
+@detective(NAME)
+def security(case: Case) -> list[Evidence]:
+    """Security findings with path:line, CWE, severity and confirmed/unconfirmed status."""
+    index = source_index(case.workspace)
+    if not index.files and not index.skipped:
+        return [make(NAME, "Security scan of Python sources", False, ".",
+                     "No readable Python file to scan.", 0.9, (REPO, "tools", "missing"))]
+    report = build_report(index)
+    case.workspace.memo(_MEMO, lambda: report)
+    confirmed = [_evidence(f) for f in report.findings if f.confirmed]
+    hints = [_evidence(f) for f in sorted(report.findings, key=lambda f: f.in_test)
+             if not f.confirmed][:MAX_HINTS]
+    return [*_summary(report), *confirmed, *hints]

@@ -1,0 +1,161 @@
+"""The repository as one program: modules by dotted name, their functions and classes.
+
+The interpreter asks it to resolve a qualified name (``helpers.utils.escape_for_html``) to
+the definition it denotes, and to run a function of the repository on abstract arguments.
+Each module is indexed by one pass over its top level (and its classes' bodies), so the
+index grows linearly with the code; nothing here walks every call of every file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from courtroom.detectives.parsing import Node, SourceFile
+from courtroom.detectives.security.taint.values import Step, Val
+
+DEFS = ("function_definition", "class_definition")
+
+
+@dataclass(frozen=True, eq=False)
+class FuncRef:
+    """A function of the repository (a method when ``owner`` is set)."""
+
+    sf: SourceFile
+    node: Node
+    module: str
+    owner: ClassRef | None = None
+
+    @property
+    def name(self) -> str:
+        """The function's own name."""
+        return _name(self.node)
+
+
+@dataclass(frozen=True, eq=False)
+class ClassRef:
+    """A class of the repository, with its methods and base-class names."""
+
+    sf: SourceFile
+    node: Node
+    module: str
+    methods: dict[str, Node]
+    bases: tuple[str, ...]
+
+
+@dataclass(eq=False)
+class Instance:
+    """An object of a repository class whose attributes the analysis has seen assigned."""
+
+    cls: ClassRef
+    attrs: dict[str, Val] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, eq=False)
+class Bound:
+    """A method looked up on an instance."""
+
+    func: FuncRef
+    instance: Instance
+
+
+@dataclass(frozen=True)
+class Flow:
+    """Attacker data reaching a sink: what, where, and the path it took."""
+
+    rule: str
+    kind: str
+    cwe: int
+    path: str
+    line: int
+    column: int
+    sink: str
+    steps: tuple[Step, ...]
+
+
+def _name(node: Node) -> str:
+    name = node.child_by_field_name("name")
+    return name.text.decode("utf-8", "replace") if name is not None and name.text else ""
+
+
+def module_name(path: str) -> str:
+    """The dotted module name of a repo-relative ``.py`` path."""
+    parts = path[:-3].split("/") if path.endswith(".py") else path.split("/")
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def definitions(body: Node) -> Iterator[Node]:
+    """Function and class definitions directly in a block (decorated ones unwrapped)."""
+    for child in body.named_children:
+        node = child.child_by_field_name("definition") if child.type == "decorated_definition" \
+            else child
+        if node is not None and node.type in DEFS:
+            yield node
+
+
+@dataclass
+class ModuleInfo:
+    """One module's top-level definitions."""
+
+    sf: SourceFile
+    name: str
+    defs: dict[str, FuncRef | ClassRef] = field(default_factory=dict)
+
+
+class Program:
+    """Every module of the repository, indexed by dotted name (``src/`` layouts too)."""
+
+    def __init__(self, files: list[SourceFile]) -> None:
+        self.modules: dict[str, ModuleInfo] = {}
+        for sf in files:
+            name = module_name(sf.path)
+            info = ModuleInfo(sf, name)
+            for node in definitions(sf.root):
+                info.defs[_name(node)] = self._define(sf, node, name)
+            self.modules[name] = info
+            for prefix in ("src.", "lib."):
+                if name.startswith(prefix):
+                    self.modules.setdefault(name[len(prefix):], info)
+
+    @staticmethod
+    def _define(sf: SourceFile, node: Node, module: str) -> FuncRef | ClassRef:
+        if node.type == "function_definition":
+            return FuncRef(sf, node, module)
+        body = node.child_by_field_name("body")
+        methods = {_name(n): n for n in definitions(body) if n.type == "function_definition"} \
+            if body is not None else {}
+        supers = node.child_by_field_name("superclasses")
+        bases = tuple(c.text.decode("utf-8", "replace") for c in supers.named_children
+                      if c.text and c.type in ("identifier", "attribute")) \
+            if supers is not None else ()
+        return ClassRef(sf, node, module, methods, bases)
+
+    def module_of(self, sf: SourceFile) -> str:
+        """The dotted name a file is indexed under."""
+        return module_name(sf.path)
+
+    def resolve(self, qualified: str) -> FuncRef | ClassRef | ModuleInfo | None:
+        """The repository definition (or module) a dotted name denotes, if any."""
+        if qualified in self.modules:
+            return self.modules[qualified]
+        head, _, attr = qualified.rpartition(".")
+        info = self.modules.get(head)
+        if info is not None:
+            return info.defs.get(attr)
+        return None
+
+    def method(self, cls: ClassRef, name: str, depth: int = 0) -> FuncRef | None:
+        """A method by name on a class or (by name, within the repository) its bases."""
+        node = cls.methods.get(name)
+        if node is not None:
+            return FuncRef(cls.sf, node, cls.module, cls)
+        if depth > 4:
+            return None
+        info = self.modules.get(cls.module)
+        for base in cls.bases:
+            found = info.defs.get(base.split(".")[-1]) if info is not None else None
+            if isinstance(found, ClassRef):
+                return self.method(found, name, depth + 1)
+        return None

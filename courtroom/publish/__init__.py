@@ -1,0 +1,1 @@
+"""Publishing a verdict: the protocol every target implements, and the targets."""

@@ -1,0 +1,294 @@
+"""The GitHub Action: audit the checked-out workspace, keep the verdict, then publish it.
+
+``main`` only gathers real dependencies; ``action`` does the work with whatever it is given
+(a fake publisher and audit in tests). The order is fixed so nothing is ever lost: files
+first, then the job summary and outputs, then GitHub writes. Each of those is attempted on
+its own: a comment GitHub refuses never stops the check run, which is the merge gate.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from courtroom.errors import (
+    EXIT_CRITICAL,
+    EXIT_OK,
+    ConfigError,
+    CourtroomError,
+    PublishError,
+)
+from courtroom.models import Verdict
+from courtroom.publish.github.annotations import escape_data, plain
+from courtroom.publish.github.client import Publisher
+from courtroom.publish.github.command import command_subject
+from courtroom.publish.github.event import (
+    ActionConfig,
+    Subject,
+    checkout_mismatch,
+    config_from_env,
+    inside,
+    resolve_pdf,
+    resolve_subject,
+)
+from courtroom.publish.github.publish import append, publish, say
+from courtroom.publish.github.reuse import opinion_keys, seed_cache
+from courtroom.publish.github.runners import (
+    AuditRequest,
+    Outcome,
+    RunAudit,
+    pipeline_runner,
+    replay_runner,
+)
+from courtroom.publish.protocol import PublishTarget
+from courtroom.render.markdown import render_report, render_summary
+from courtroom.render.state import PreviousAudit, cache_seeds, trusted_state
+from courtroom.render.text import neutralise
+
+PublisherFactory = Callable[[ActionConfig], PublishTarget]
+
+
+@dataclass
+class Failed:
+    """An audit that raised instead of returning: no verdict, and whatever it left."""
+
+    exit_code: int
+    error: str
+    paths: dict[str, Path] = field(default_factory=dict)
+    verdict: Verdict | None = None
+
+
+def keep_files(verdict: Verdict, written: Mapping[str, Path], out_dir: Path) -> dict[str, Path]:
+    """Make sure verdict.json and report.md exist on disk, whatever the audit wrote."""
+    paths = dict(written)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if not paths.get("verdict") or not paths["verdict"].is_file():
+        paths["verdict"] = out_dir / "verdict.json"
+        paths["verdict"].write_text(verdict.model_dump_json(indent=2), encoding="utf-8")
+    if not paths.get("report") or not paths["report"].is_file():
+        paths["report"] = out_dir / "report.md"
+        paths["report"].write_text(render_report(verdict), encoding="utf-8")
+    return paths
+
+
+def hand_back(out_dir: Path, workspace: Path) -> None:
+    """Give the report folder to the workspace's owner.
+
+    A Docker action runs as root over a checkout owned by the runner's user: a root-owned
+    folder left in the workspace is one the runner cannot empty before the next job.
+    """
+    try:
+        owner = workspace.stat()
+        if os.geteuid() != 0 or owner.st_uid == 0 or not out_dir.is_dir():
+            return
+        for folder, dirs, files in os.walk(out_dir):  # links are never followed
+            for name in (folder, *(os.path.join(folder, n) for n in (*dirs, *files))):
+                os.lchown(name, owner.st_uid, owner.st_gid)
+    except OSError as exc:
+        say(f"could not hand the report folder to the workspace's owner: {exc.strerror or exc}")
+
+
+def _previous(
+    config: ActionConfig, github: PublishTarget, subject: Subject
+) -> PreviousAudit | None:
+    if subject.pr_number is None or not config.comment:
+        return None
+    try:
+        body = github.previous_body(subject.pr_number)
+    except PublishError as exc:  # reading the old comment is an optimisation only
+        say(f"could not read the previous comment ({exc}); auditing from scratch")
+        return None
+    if body is None:
+        return None
+    return trusted_state(body, config.signing_key)
+
+
+@contextmanager
+def _cache_dir(config: ActionConfig) -> Iterator[Path]:
+    try:
+        holder = tempfile.TemporaryDirectory(prefix="courtroom-cache-", dir=config.temp_dir)
+    except OSError as exc:
+        say(f"cannot use RUNNER_TEMP ({exc.strerror or exc}); using the default temp folder")
+        holder = tempfile.TemporaryDirectory(prefix="courtroom-cache-")
+    with holder as name:
+        yield Path(name)
+
+
+def action(config: ActionConfig, publisher_factory: PublisherFactory, run_audit: RunAudit) -> int:
+    """Run one action: audit, keep the files, summarise, publish; returns the exit status."""
+    github = publisher_factory(config)
+    if config.event_name == "issue_comment":
+        command = command_subject(config, github)
+        if command is None:
+            return EXIT_OK
+        subject = command
+    else:
+        subject = resolve_subject(config, github)
+    previous = _previous(config, github, subject)
+    with _cache_dir(config) as cache_dir:
+        seeded = seed_cache(cache_dir, cache_seeds(previous))
+        if seeded:
+            say(f"{len(seeded)} opinion(s) from the previous audit may be reused")
+        return _audit_and_publish(config, github, subject, previous, run_audit, cache_dir)
+
+
+def _settings(config: ActionConfig) -> dict[str, Any]:
+    """AuditConfig fields the action's inputs set (absent ones keep their defaults)."""
+    chosen: dict[str, Any] = {
+        "provider": config.provider,
+        "max_cost_usd": config.max_cost_usd,
+        "max_concurrency": config.max_concurrency,
+        "judge_timeout": config.judge_timeout,
+        "clone_timeout": config.clone_timeout,
+        "region": config.region,
+        "project_id": config.project_id,
+    }
+    return {key: value for key, value in chosen.items() if value is not None}
+
+
+def _request(config: ActionConfig, subject: Subject, previous: PreviousAudit | None,
+             cache_dir: Path) -> AuditRequest:
+    pdf, refused = resolve_pdf(config)
+    if refused:
+        print(f"::warning::{escape_data(refused)}")
+    rubric = config.workspace / config.rubric if config.rubric else None
+    if rubric is not None and not inside(config.workspace, rubric):
+        # The file is the PR's to replace: a link would read any file on the runner.
+        raise ConfigError(f"input rubric: {config.rubric} is a symbolic link or lies "
+                          "outside the workspace; Courtroom reads only files in the checkout")
+    return AuditRequest(
+        workspace=config.workspace,
+        out_dir=config.out_dir,
+        display_name=config.repository,
+        commit=subject.head_sha,
+        pdf=pdf,
+        rubric=rubric,
+        model=config.model,
+        api_key=config.anthropic_api_key,
+        fail_below=config.fail_below,
+        cache_dir=cache_dir,
+        settings=_settings(config),
+    )
+
+
+def _run(run_audit: RunAudit, request: AuditRequest) -> Outcome:
+    """The audit's outcome; an audit that raises becomes a failed outcome, never a crash.
+
+    Caught broadly on purpose: whatever stops the audit, the gate must still show a
+    failed check run, and the step log must say why.
+    """
+    try:
+        return run_audit(request)
+    except CourtroomError as exc:
+        return Failed(exc.exit_code, str(exc), _left_in(request.out_dir))
+    except Exception as exc:
+        return Failed(EXIT_CRITICAL, f"unexpected {type(exc).__name__}: {exc}",
+                      _left_in(request.out_dir))
+
+
+def _left_in(out_dir: Path) -> dict[str, Path]:
+    names = {"report": "report.md", "verdict": "verdict.json", "partial": "partial_state.json",
+             "trace": "trace.jsonl"}
+    return {kind: out_dir / name for kind, name in names.items() if (out_dir / name).is_file()}
+
+
+def _audit_and_publish(
+    config: ActionConfig,
+    github: PublishTarget,
+    subject: Subject,
+    previous: PreviousAudit | None,
+    run_audit: RunAudit,
+    cache_dir: Path,
+) -> int:
+    if not config.verdict:
+        warning = checkout_mismatch(config.workspace, subject.head_sha)
+        if warning:
+            print(f"::warning::{escape_data(warning)}")
+    outcome = _run(run_audit, _request(config, subject, previous, cache_dir))
+    if outcome.verdict is None:
+        return _critical(config, github, subject, outcome)
+    verdict = outcome.verdict
+    try:
+        paths = keep_files(verdict, outcome.paths, config.out_dir)
+    except OSError as exc:
+        say(f"could not write the report files: {exc.strerror or exc}")
+        paths = dict(outcome.paths)
+    hand_back(config.out_dir, config.workspace)
+    append(config.summary_path, render_summary(verdict))
+    _outputs(config, f"{verdict.overall_score:.2f}", verdict.conclusion, paths.get("report"))
+    publish(config, github, subject, verdict, previous, opinion_keys(cache_dir))
+    return outcome.exit_code
+
+
+SARIF = "findings.sarif"  # written beside verdict.json by the security detective's export
+
+
+def _shown(config: ActionConfig, path: Path | None) -> str:
+    if path is None:
+        return ""
+    inside = path.is_relative_to(config.workspace)
+    return (path.relative_to(config.workspace) if inside else path).as_posix()
+
+
+def _outputs(config: ActionConfig, score: str, conclusion: str, report: Path | None) -> None:
+    sarif = config.out_dir / SARIF
+    lines = (
+        f"score={score}\nconclusion={conclusion}\nreport-path={_shown(config, report)}\n"
+        f"sarif-path={_shown(config, sarif if sarif.is_file() else None)}\n"
+    )
+    append(config.output_path, lines)
+
+
+def _critical(
+    config: ActionConfig, github: PublishTarget, subject: Subject, outcome: Outcome
+) -> int:
+    """No verdict: say so everywhere we can, and fail the check so nobody merges blind."""
+    # The reason may quote the submission (a file name, a payload value): inert text only,
+    # plain in the log, defused Markdown in the summary and the check run.
+    error = plain(str(outcome.error or "the audit could not complete"))
+    print(f"::error::{escape_data(f'courtroom: the audit could not complete: {error}')}")
+    shown = neutralise(error)
+    left = dict(outcome.paths) or _left_in(config.out_dir)
+    hand_back(config.out_dir, config.workspace)
+    kept = next((left[k] for k in ("report", "verdict", "partial", "trace") if k in left), None)
+    where = f"What it left is in `{_shown(config, kept.parent)}`." if kept else "It left no files."
+    append(config.summary_path, f"# Courtroom audit did not complete\n\n{shown}\n\n{where}\n")
+    _outputs(config, "", "failure", kept)
+    try:
+        github.publish_check_run(
+            name=config.check_name,
+            head_sha=subject.head_sha,
+            conclusion="failure",
+            title="The audit could not complete",
+            summary=shown[:60000],
+            text="",
+            annotations=[],
+        )
+    except PublishError as exc:
+        say(f"could not publish the failure check run: {exc}")
+    return outcome.exit_code
+
+
+def publisher_from_config(config: ActionConfig) -> Publisher:
+    """The real publisher for the configured repository and API."""
+    return Publisher(config.token, config.api_url, config.repository)
+
+
+def main(env: Mapping[str, str] | None = None) -> int:
+    """Entry point of the Docker action; with ``_run``, the only place that catches broadly."""
+    try:
+        config = config_from_env(os.environ if env is None else env)
+        verdict = config.workspace / config.verdict if config.verdict else None
+        runner = replay_runner(verdict, config.signing_key) if verdict else None
+        return action(config, publisher_from_config, runner or pipeline_runner)
+    except CourtroomError as exc:
+        print(f"::error::{escape_data(f'courtroom: {exc}')}")
+        return exc.exit_code
+    except Exception as exc:  # last line of defence: one line, no traceback
+        print(f"::error::{escape_data(f'courtroom: unexpected {type(exc).__name__}: {exc}')}")
+        return EXIT_CRITICAL

@@ -1,0 +1,45 @@
+"""The publish seam: what a publish target offers (comment, check run, annotations).
+
+The GitHub client implements it; tests hand in fakes. A new target (a merge-request note
+elsewhere) implements this protocol and needs no change to the pipeline or the renderers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from courtroom.publish.github.annotations import Annotation
+
+
+@dataclass(frozen=True)
+class CheckRun:
+    """A published check run, and how many annotations could not be added to it."""
+
+    id: int
+    annotations_failed: int = 0
+
+
+class PublishTarget(Protocol):
+    """What publishing a verdict needs from a platform (``publish.github.client.Publisher`` fits).
+
+    The comment (read back for its hidden state, then created or edited), replies to
+    commands, the caller's permission, and the check run that gates the merge.
+    """
+
+    def pull_head_sha(self, number: int) -> str: ...
+    def previous_body(self, number: int) -> str | None: ...
+    def upsert_comment(self, number: int, body: str) -> str: ...
+    def reply(self, number: int, body: str) -> str: ...
+    def permission(self, login: str) -> str: ...
+    def publish_check_run(
+        self,
+        *,
+        name: str,
+        head_sha: str,
+        conclusion: str,
+        title: str,
+        summary: str,
+        text: str,
+        annotations: list[Annotation],
+    ) -> CheckRun: ...

