@@ -209,6 +209,14 @@ def _synthesise(
     return results
 
 
+def _gate_failures(
+    config: AuditConfig, results: list[CriterionResult], pool: dict[str, Evidence]
+) -> list[str]:
+    """Failures beyond the chief justice's own: a criterion under its own minimum (config
+    `gate`), and a confirmed vulnerability no criterion capped (fail closed)."""
+    return [*gate_failures(results, config.gate), *chief_justice.unjudged_findings(results, pool)]
+
+
 def _conclude(
     config: AuditConfig,
     rubric: Rubric,
@@ -236,17 +244,10 @@ def _conclude(
         results, overall, fail_below=config.fail_below, incomplete=bool(errors),
         scan_incomplete=bool(unscanned),
     )
-    # Per-criterion minimums of the gate (config `gate`): any one under its own fails.
-    below = gate_failures(results, config.gate)
-    if below:
+    failed = _gate_failures(config, results, pool)
+    if failed:
         conclusion = "failure"
-        errors.extend(below)
-    # Fail closed: a confirmed vulnerability fails the gate even when no criterion capped it.
-    unjudged = chief_justice.unjudged_findings(results, pool)
-    if unjudged:
-        conclusion = "failure"
-        errors.extend(unjudged)
-
+        errors.extend(failed)
     return Verdict(
         target=target,
         rubric=RubricRef(name=rubric.rubric_metadata.rubric_name,
