@@ -44,8 +44,9 @@ class SecurityFinding(BaseModel):
 
     @property
     def fingerprint(self) -> str:
-        """Stable across runs and line shifts: rule, file and the sink's source text hash."""
-        key = "\x1f".join((self.rule_id, self.path, self.message))
+        """Stable across runs and line shifts: rule, file, the sink's source text and its
+        column (two sinks of one rule on one line are two findings)."""
+        key = "\x1f".join((self.rule_id, self.path, self.message, str(self.column)))
         return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
 

@@ -93,6 +93,13 @@ def test_fingerprints_survive_a_line_shift() -> None:
         after["runs"][0]["results"][0]["partialFingerprints"][key]
 
 
+def test_two_sinks_on_one_line_are_two_fingerprints() -> None:
+    first, second = _finding(10), _finding(10).model_copy(update={"column": 40})
+    log = to_sarif(SecurityReport(confirmed=2, findings=[first, second]))
+    prints = {r["partialFingerprints"]["courtroomFinding/v1"] for r in log["runs"][0]["results"]}
+    assert len(prints) == 2
+
+
 def test_no_scan_is_an_empty_valid_log() -> None:
     log = to_sarif(None)
     jsonschema.validate(log, SCHEMA)
