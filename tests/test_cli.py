@@ -200,3 +200,14 @@ def test_batch_flags_then_its_config_file_apply_to_every_submission(tmp_path: Pa
     assert one.ignore == ("vendor/**",) and one.max_concurrency == 3
     assert one.cache_dir == tmp_path / "c" and one.pdf == Path("docs/r.pdf")
     assert one.sources["model"] == "flag" and one.sources["fail_below"] == str(config)
+
+
+def test_an_unwritable_out_folder_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    repo = make_repo(tmp_path / "repo", files={"a.py": "x = 1\n"})
+    assert main(["audit", str(repo), "--out", str(blocker / "x"), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot write the report to" in err[0] and "Traceback" not in err[0]

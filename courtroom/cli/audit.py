@@ -12,7 +12,7 @@ from typing import Any
 
 from courtroom.config import AuditConfig, default_out_dir, env_api_key
 from courtroom.detectives import open_workspace
-from courtroom.errors import TargetError
+from courtroom.errors import TargetError, UsageError
 from courtroom.pipeline import Progress, audit
 from courtroom.settings import effective_config
 from courtroom.trace import Trace
@@ -25,7 +25,7 @@ def given_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> dict[st
         raise TargetError(f"target not found: {target}")
     return {
         "target": target,
-        "out_dir": (args.out or default_out_dir(target)).resolve(),
+        "out_dir": _writable((args.out or default_out_dir(target)).resolve()),
         "rubric_path": args.rubric,
         "pdf": args.pdf,
         "judges": args.judges,
@@ -46,6 +46,15 @@ def given_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> dict[st
         "ignore": tuple(args.ignore or ()),
         "display_name": args.name,
     }
+
+
+def _writable(out: Path) -> Path:
+    """The output folder, if it can be made: a bad --out is a usage error before any work
+    (nothing is created yet: an audit that stops on bad input leaves no folder behind)."""
+    existing = next((p for p in (out, *out.parents) if p.exists()), None)
+    if existing is None or not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise UsageError(f"cannot write the report to {out}: {existing} is not a writable folder")
+    return out
 
 
 @contextmanager
