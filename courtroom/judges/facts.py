@@ -92,8 +92,14 @@ def fact(item: Evidence) -> str:
 
 
 def _first_sentence(text: str, limit: int = 160) -> str:
-    head = re.split(r"(?<=[.;])\s", " ".join(text.split()), maxsplit=1)[0]
-    return one_line(head.rstrip(".;"), limit)
+    # A sentence ends at ". " or "; ", not inside "01:25" or "v1.2"; a long one is cut at
+    # a word boundary, so advice never ends mid-word ("at 2026-02-24 01:2…").
+    head = re.split(r"(?<=[.;])\s", " ".join(text.split()), maxsplit=1)[0].rstrip(".;")
+    if len(head) <= limit:
+        return one_line(head, limit)
+    cut = head[: limit - 1]
+    space = cut.rfind(" ")
+    return one_line((cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…", limit)
 
 
 def fix_line(item: Evidence) -> str:

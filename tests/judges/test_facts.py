@@ -1,0 +1,22 @@
+"""Remediation lines: located, and never cut in the middle of a word."""
+
+from __future__ import annotations
+
+from verdict_builders import make_evidence
+
+from courtroom.judges.facts import fix_line
+
+
+def test_a_long_problem_is_cut_at_a_word_boundary_and_keeps_its_fix() -> None:
+    rationale = (
+        "Code arrived in bulk: 1,520 of 1,800 source lines in one burst ending at "
+        "2026-02-24 01:25:33, with the graph, the judges, the detectives and the tools "
+        "all in the same few minutes of history. Fix: commit each layer as it is built."
+    )
+    fact = make_evidence("History shows iteration", location="8ed3d5c", rationale=rationale,
+                         direction="adverse")
+    line = fix_line(fact)
+    problem = line.split(": ", 1)[1].split("; ")[0]
+    assert problem.endswith("…") and problem[-2] != " "
+    assert problem[:-1].split()[-1] in rationale.split()  # a whole word, not a stub
+    assert line.endswith("commit each layer as it is built.")
