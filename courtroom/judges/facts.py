@@ -102,6 +102,14 @@ def _first_sentence(text: str, limit: int = 160) -> str:
     return one_line((cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…", limit)
 
 
+def against(item: Evidence) -> str:
+    """An adverse fact, told as what is wrong: its goal often names the success pattern
+    it fails ("Commands run as argument lists"), so the problem itself must follow."""
+    found = _FIX.search(item.rationale)
+    problem = _first_sentence(item.rationale[: found.start()] if found else item.rationale, 110)
+    return f"{fact(item)}, not met: {problem}" if problem else f"{fact(item)}, not met"
+
+
 def fix_line(item: Evidence) -> str:
     """One remediation line for an adverse fact: where, what is wrong, and the change."""
     found = _FIX.search(item.rationale)

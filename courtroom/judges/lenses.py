@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from courtroom.chief_justice import round_score
-from courtroom.judges.facts import Facts, clamp, fact, ids, implied_keyword, place
+from courtroom.judges.facts import Facts, against, clamp, fact, ids, implied_keyword, place
 from courtroom.models import NO_EVIDENCE, JudgeName
 from courtroom.rubric import Dimension
 from courtroom.untrusted import one_line
@@ -78,7 +78,7 @@ def prosecutor(dim: Dimension, f: Facts) -> Fields:
     for item in f.security:
         keyword = implied_keyword(item)
         charges.append(f"Security flaw{f' ({keyword})' if keyword else ''}: {fact(item)}")
-    charges += [f"Found: {fact(e)}" for e in f.flaws]
+    charges += [f"Against: {against(e)}" for e in f.flaws]
     charges += [f"Missing: {fact(e)}" for e in f.missing]
     charges += [f"Unverified (confidence {e.confidence:.2f}): {fact(e)}" for e in f.weak]
     score = 1 + int(4 * share)
@@ -92,7 +92,8 @@ def prosecutor(dim: Dimension, f: Facts) -> Fields:
         parts.append(f"Unsafe code stands proven: {keyword or 'a security flaw'} at "
                      f"{fact(f.security[0])}.")
     if f.flaws:
-        parts.append(f"Proven against the submission: {_list(f.flaws)}.")
+        proven = "; ".join(against(e) for e in f.flaws[:3])
+        parts.append(f"Proven against the submission: {proven}.")
     if f.missing:
         parts.append(f"Not found: {_list(f.missing)}.")
     if f.weak:
@@ -175,13 +176,14 @@ def tech_lead(dim: Dimension, f: Facts) -> Fields:
     if f.missing:
         parts.append(f"Gaps a colleague would hit: {_list(f.missing, 2)}.")
     if f.flaws:
-        parts.append(f"Would bite in review or in production: {_list(f.flaws, 2)}.")
+        parts.append("Would bite in review or in production: "
+                     f"{'; '.join(against(e) for e in f.flaws[:2])}.")
     if f.broken:
         parts.append(f"Maintenance risk, unreadable or unparseable: {_list(f.broken, 2)}.")
     if f.security:
         parts.append(f"The security defect at {fact(f.security[0])} is a correctness bug "
                      "to fix before shipping.")
-    defects = [f"Defect: {fact(e)}" for e in f.security + f.flaws + f.broken if e.found]
+    defects = [f"Defect: {against(e)}" for e in f.security + f.flaws + f.broken if e.found]
     return {
         "score": clamp(score),
         "argument": " ".join(parts),

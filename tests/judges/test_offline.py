@@ -165,7 +165,7 @@ def test_a_bad_thing_found_is_charged():
                 tags=("git", "history"), direction="adverse"),
              ev("Commit history", location="0a1b2c3d4e5f6", tags=("git", "history"))]
     pros = opine("Prosecutor", dirty)
-    assert any(c.startswith("Found: Bulk upload") for c in pros.charges or [])
+    assert any(c.startswith("Against: Bulk upload") for c in pros.charges or [])
     assert dirty[0].id in pros.cited_evidence
     assert any("Bulk upload" in c for c in opine("TechLead", dirty).charges or [])
     assert not any("Bulk" in m for m in opine("Defense", dirty).mitigations or [])
@@ -227,3 +227,13 @@ def test_no_remediation_line_repeats_across_three_criteria(tmp_path: Path) -> No
             advice = {line.lstrip("- ").strip() for line in result.remediation.splitlines()}
             lines.update(advice - {"No remediation proposed."})
         assert lines and max(lines.values()) < 3, lines.most_common(2)
+
+
+def test_an_adverse_fact_named_after_the_success_pattern_says_what_is_wrong():
+    # The goal names what was looked for; the charge must say it is not met, and why.
+    shell = [ev("Commands run as argument lists, without a shell", location="app/t.py:4",
+                tags=("tools",), direction="adverse",
+                rationale="subprocess.run(cmd, shell=True) builds the command as a string.")]
+    charges = opine("Prosecutor", shell).charges or []
+    assert any("not met: subprocess.run(cmd, shell=True)" in c for c in charges)
+    assert not any(c.startswith("Found: Commands run as argument lists") for c in charges)
