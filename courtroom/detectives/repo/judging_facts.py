@@ -34,11 +34,8 @@ RULES: dict[str, tuple[re.Pattern[str], ...]] = {
     "functionality weight": (re.compile(r"weight|functionality"),),
     "dissent summary": (re.compile(r"dissent"),),
     "variance re-evaluation": (re.compile(r"variance|max\([^)]*\)\s*-\s*min\("),
-                               # Acting on it: a named re-evaluation, or the spread itself
-                               # compared with a threshold in code (`if variance > 2:`).
                                re.compile(r"re_?evaluat|reevaluat|re-evaluat|rehear|re_?exam"
-                                          r"|second_look|re_?judge|retrial|re_?deliberat"
-                                          r"|variance\w*\s*>=?\s*[\w.]+")),
+                                          r"|second_look|re_?judge|retrial|re_?deliberat")),
 }
 
 

@@ -168,21 +168,6 @@ def test_a_rule_only_in_a_comment_is_no_rule(tmp_path: Path, open_case: OpenCase
     assert rules["dissent summary"] == "adverse" and rules["fact supremacy"] == "adverse"
 
 
-def test_a_variance_threshold_in_code_is_the_variance_rule(tmp_path: Path,
-                                                           open_case: OpenCase) -> None:
-    # Only the comment says "re-evaluation"; the code computes the spread and acts on it.
-    code = ("def chief_justice(opinions):\n"
-            "    scores = [o.score for o in opinions]\n"
-            "    variance = max(scores) - min(scores)\n"
-            "    # re-evaluation when the judges are far apart\n"
-            "    if variance > 2:\n"
-            "        return None\n"
-            "    return round(sum(scores) / len(scores))\n")
-    ev = chief_justice(_case(tmp_path, open_case, {"src/justice.py": code}))
-    rules = {r.goal.split(": ")[1]: r.direction for r in by_goal(ev, "Chief justice rule:")}
-    assert rules["variance re-evaluation"] == "supports"
-
-
 def test_llm_chief_justice_is_adverse(tmp_path: Path, open_case: OpenCase) -> None:
     bad = chief_justice(open_case(flawed_submission(tmp_path / "b")))
     assert bad[0].goal == "Chief justice delegates the verdict to an LLM call"
