@@ -158,8 +158,11 @@ def _bulk_fact(commits: list[CommitInfo], head: str) -> Evidence:
                f"commit, over {len(commits)} commits")
     if len(commits) <= 2 or span <= BULK_MINUTES or b.found:
         where = b.largest.sha if b.largest and top >= ONE_COMMIT_SHARE * b.total else head
+        why = measure if b.found else (
+            f"the whole history is {len(commits)} commit(s) over {span:.0f} minutes, too few "
+            "to show the code being built")
         return make(NAME, "Bulk upload: most of the code arrived at once", True, where,
-                    f"Code arrived in bulk: {measure}; the whole history spans {span:.0f} "
+                    f"Code arrived in bulk: {why}; the whole history spans {span:.0f} "
                     "minutes. Code that lands seconds apart or in one commit was written "
                     "elsewhere and pasted in. Fix: commit each layer as it is built, with a "
                     "message saying what changed.", 0.85, TAGS, direction="adverse")
