@@ -11,7 +11,7 @@ from courtroom.detectives.repo.graph import DETECTIVE_NAME, JUDGE_NAME, graph_fa
 from courtroom.detectives.repo.python_facts import classes, structured_calls, synthesis_functions
 from courtroom.detectives.repo.workspace import Workspace
 from courtroom.detectives.report.pdf_read import PdfData
-from courtroom.detectives.report.pdf_text import PATH, mentions, sentences, stance
+from courtroom.detectives.report.pdf_text import PATH, PROPOSAL, mentions, sentences, stance
 
 DIR = re.compile(r"(?<![\w/.-])((?:[A-Za-z0-9_-]+/){1,4})(?=[\s,.;:)]|$)")
 
@@ -151,8 +151,10 @@ def check_claims(pdf: PdfData, ws: Workspace) -> list[ClaimCheck]:
         if not hits:
             continue
         # Only the words leading up to the feature decide: "no conditional edges yet".
+        # A proposal ("High: add conditional edges", "we plan to ...") claims nothing either.
         claimed = [h for h in hits if not _ADMITS.search(h[1][max(0, h[2].start() - 60):
-                                                                h[2].end()])]
+                                                                h[2].end()])
+                   and not PROPOSAL.search(h[1][: h[2].end()])]
         page, sentence, m = (claimed or hits)[0]
         excerpt = sentence[max(0, m.start() - 60):m.end() + 80]
         supported, basis = checks[claim]()

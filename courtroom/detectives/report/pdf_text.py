@@ -37,7 +37,10 @@ PROPOSAL = re.compile(
     r"might|must|needs? to) (?:be )?(?:add|creat|introduc|split|mov|writ|implement|document)\w*|"
     r"plan(?:ned|s)?\b|to be (?:added|created|written)|next steps?|future work|todo|roadmap|"
     r"propos\w*|recommend\w*|not yet|never (?:written|created|added)|remediation|"
-    r"fix(?:es)? (?:would|will)|^\W*(?:add|create|introduce|write|move)\b)", re.IGNORECASE)
+    r"fix(?:es)? (?:would|will)|"
+    # An imperative at the start, after an optional "High:" / "P1:" / "Step 2:" label.
+    r"^\W*(?:[\w ]{1,12}:\s*)?(?:add|create|introduce|write|move|implement)\b)",
+    re.IGNORECASE)
 #: A sentence about a path being wrong: it reports an error, it does not claim the file.
 DISCUSSED = re.compile(
     r"\b(hallucinat\w*|renamed|flagged|misattribut\w*|does(?: not|n't) exist|no such file|"

@@ -103,6 +103,16 @@ def test_an_admitted_gap_is_not_a_false_claim(tmp_path: Path, open_case: OpenCas
     assert "the code agrees" in claim.rationale
 
 
+def test_a_proposed_fix_is_not_a_false_claim(tmp_path: Path, open_case: OpenCase) -> None:
+    # A remediation plan names work to do; it does not claim the feature exists.
+    pdf = make_pdf(tmp_path / "p.pdf", ["Remediation Plan", "High: Add conditional edges so "
+                                        "that errors route to a fallback node."])
+    ev = report(open_case(flawed_submission(tmp_path / "b"), pdf))
+    claim = by_goal(ev, "Report claim 'conditional routing'")[0]
+    assert not (claim.content or "").startswith("unsupported")
+    assert claim.direction != "adverse" and "NOT supported" not in claim.rationale
+
+
 def test_diagrams_located_with_labels_and_branches(tmp_path: Path, open_case: OpenCase) -> None:
     case = open_case(exemplary_submission(tmp_path / "r"), good_pdf(tmp_path / "good.pdf"))
     ev = diagrams(case)
