@@ -54,22 +54,39 @@ def _remediation(f: Facts) -> str | None:
     return " ".join(fixes) if fixes else None
 
 
-def _unproven(dim: Dimension, score: int, argument: str) -> Fields:
+def _unproven(dim: Dimension, score: int, f: Facts, argument: str) -> Fields:
     """The opinion when no fact points either way: nothing can be credited."""
     return {
         "score": score,
         "argument": argument,
         "cited_evidence": [NO_EVIDENCE],
-        "remediation": f"Nothing in {_where(dim)} could be judged for {dim.name}; the "
-        f"detectives looked for: {one_line(dim.forensic_instruction, 140)}",
+        "remediation": _unproven_fix(dim, f),
     }
+
+
+def _unproven_fix(dim: Dimension, f: Facts) -> str:
+    """What would let the criterion be judged: the artifact that was absent, else what the
+    detectives looked for (cut at a word, never mid-word)."""
+    absent = next((e for e in f.items if not e.found and e.goal.startswith("PDF report ")), None)
+    if absent is not None and absent.goal == "PDF report given":
+        return (f"No PDF report was given, so {dim.name} could not be judged: pass the report "
+                "with --pdf (the action's `pdf` input).")
+    if absent is not None:
+        return (f"The PDF report could not be read ({one_line(absent.content or '', 90)}), so "
+                f"{dim.name} could not be judged: provide a text PDF that opens without a "
+                "password.")
+    wanted = dim.forensic_instruction.split(". ")[0].rstrip(".")
+    if len(wanted) > 140:
+        wanted = wanted[:140].rsplit(" ", 1)[0] + "…"
+    return (f"Nothing in {_where(dim)} could be judged for {dim.name}; make it show what the "
+            f"detectives look for: {one_line(wanted, 150)}.")
 
 
 def prosecutor(dim: Dimension, f: Facts) -> Fields:
     """Critical lens: every adverse fact is a charge; only proven support escapes one."""
     share = f.share(weak_credit=0.0)
     if share is None:
-        fields = _unproven(dim, 1, f"No fact shows that {dim.name} is met. An unproven "
+        fields = _unproven(dim, 1, f, f"No fact shows that {dim.name} is met. An unproven "
                            "criterion earns the minimum: the burden of proof lies with "
                            "the submission.")
         fields["charges"] = [f"Nothing in {_where(dim)} shows {dim.name}."]
@@ -113,7 +130,7 @@ def defense(dim: Dimension, f: Facts) -> Fields:
     """Optimistic lens: credit every supporting fact, read gaps as unfinished work."""
     share = f.share()
     if share is None:
-        fields = _unproven(dim, 2, f"No fact points either way for {dim.name}. Silence from "
+        fields = _unproven(dim, 2, f, f"No fact points either way for {dim.name}. Silence from "
                            "the detectives is not proof the work is absent; the defense "
                            "cannot credit what it cannot see, but asks the court not to "
                            "presume the worst.")
@@ -163,7 +180,7 @@ def tech_lead(dim: Dimension, f: Facts) -> Fields:
     """Pragmatic lens: does it work, can it be maintained, is the structure sound."""
     share = f.share(weak_credit=0.5)
     if share is None:
-        return _unproven(dim, 1, f"Nothing shows that {dim.name} works: with no decisive "
+        return _unproven(dim, 1, f, f"Nothing shows that {dim.name} works: with no decisive "
                          "evidence there is nothing a colleague could run, debug or extend.")
     working = sorted(f.supports, key=lambda e: (-e.confidence, e.location, e.goal))
     score = 1 + round_score(4 * share) - bool(f.broken)

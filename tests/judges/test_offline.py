@@ -237,3 +237,13 @@ def test_an_adverse_fact_named_after_the_success_pattern_says_what_is_wrong():
     charges = opine("Prosecutor", shell).charges or []
     assert any("not met: subprocess.run(cmd, shell=True)" in c for c in charges)
     assert not any(c.startswith("Found: Commands run as argument lists") for c in charges)
+
+
+def test_no_pdf_given_asks_for_the_pdf_not_for_what_the_detectives_looked_for():
+    absent = [ev("PDF report given", location="pdf", found=False,
+                 tags=("pdf_report", "missing"), rationale="The audit was given no PDF report.",
+                 direction="context")]
+    for persona in JUDGES:
+        fix = opine(persona, absent).remediation or ""
+        assert "No PDF report was given" in fix and "--pdf" in fix
+        assert "detectives look" not in fix
