@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
+from courtroom.detectives.repo.listing import SOURCE_SUFFIXES
 from courtroom.detectives.repo.workspace import run_git
 from courtroom.models import JUDGE_KINDS, CriterionResult, JudgeKind
 from courtroom.rubric import default_rubric_path
@@ -117,7 +118,7 @@ def _may_be_python(rel: str) -> bool:
     """Python by name, or a name with no extension (a script whose shebang may be Python):
     what a repository's own ignore globs may never hide from the scan."""
     name = rel.rsplit("/", 1)[-1]
-    return name.endswith((".py", ".pyw")) or "." not in name
+    return name.endswith(SOURCE_SUFFIXES) or "." not in name
 
 
 def gate_failures(results: Sequence[CriterionResult], gate: Mapping[str, float]) -> list[str]:

@@ -24,8 +24,9 @@ SKIP_DIRS = frozenset(
 )
 #: Names of virtualenv folders: skipped only when they are one (they hold pyvenv.cfg).
 VENV_DIRS = frozenset({".venv", "venv", "env"})
-#: What the security scan reads; listed first and capped on their own.
-SOURCE_SUFFIXES = (".py",)
+#: What the security scan reads by name (extensionless Python scripts are found by their
+#: shebang, in detectives.parsing); listed first and capped on their own.
+SOURCE_SUFFIXES = (".py", ".pyw")
 #: Most source files listed (a repository with more is audited on the first ones only).
 MAX_SOURCE_FILES = 20_000
 #: Most other files listed: padding can fill this cap, never the source one.
