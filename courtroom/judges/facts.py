@@ -91,7 +91,7 @@ def fact(item: Evidence) -> str:
     return f"{one_line(item.goal, 90)} ({place(item.location)})"
 
 
-def _first_sentence(text: str, limit: int = 160) -> str:
+def first_sentence(text: str, limit: int = 160) -> str:
     # A sentence ends at ". " or "; ", not inside "01:25" or "v1.2"; a long one is cut at
     # a word boundary, so advice never ends mid-word ("at 2026-02-24 01:2…").
     head = re.split(r"(?<=[.;])\s", " ".join(text.split()), maxsplit=1)[0].rstrip(".;")
@@ -106,14 +106,14 @@ def against(item: Evidence) -> str:
     """An adverse fact, told as what is wrong: its goal often names the success pattern
     it fails ("Commands run as argument lists"), so the problem itself must follow."""
     found = _FIX.search(item.rationale)
-    problem = _first_sentence(item.rationale[: found.start()] if found else item.rationale, 110)
+    problem = first_sentence(item.rationale[: found.start()] if found else item.rationale, 110)
     return f"{fact(item)}, not met: {problem}" if problem else f"{fact(item)}, not met"
 
 
 def fix_line(item: Evidence) -> str:
     """One remediation line for an adverse fact: where, what is wrong, and the change."""
     found = _FIX.search(item.rationale)
-    problem = _first_sentence(item.rationale[: found.start()] if found else item.rationale)
+    problem = first_sentence(item.rationale[: found.start()] if found else item.rationale)
     change = one_line(found.group("fix").strip().rstrip("."), 200) if found else (
         f"make it meet the criterion instead ({one_line(item.goal, 70)})")
     return f"{spot(item.location)}: {problem}; {change}."

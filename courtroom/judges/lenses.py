@@ -22,7 +22,16 @@ from collections.abc import Callable
 from typing import Any
 
 from courtroom.chief_justice import round_score
-from courtroom.judges.facts import Facts, against, clamp, fact, ids, implied_keyword, place
+from courtroom.judges.facts import (
+    Facts,
+    against,
+    clamp,
+    fact,
+    first_sentence,
+    ids,
+    implied_keyword,
+    place,
+)
 from courtroom.models import NO_EVIDENCE, JudgeName
 from courtroom.rubric import Dimension
 from courtroom.untrusted import one_line
@@ -75,11 +84,8 @@ def _unproven_fix(dim: Dimension, f: Facts) -> str:
         return (f"The PDF report could not be read ({one_line(absent.content or '', 90)}), so "
                 f"{dim.name} could not be judged: provide a text PDF that opens without a "
                 "password.")
-    wanted = dim.forensic_instruction.split(". ")[0].rstrip(".")
-    if len(wanted) > 140:
-        wanted = wanted[:140].rsplit(" ", 1)[0] + "…"
     return (f"Nothing in {_where(dim)} could be judged for {dim.name}; make it show what the "
-            f"detectives look for: {one_line(wanted, 150)}.")
+            f"detectives look for: {first_sentence(dim.forensic_instruction, 140)}.")
 
 
 def prosecutor(dim: Dimension, f: Facts) -> Fields:
