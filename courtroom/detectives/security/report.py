@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 
 from courtroom.detectives.common import is_test_path
-from courtroom.detectives.parsing import SourceFile
+from courtroom.detectives.parsing import SourceFile, walk
 from courtroom.detectives.security.rules import RuleHit
 from courtroom.detectives.security.scanner import Finding
 from courtroom.detectives.security.taint import Flow
-from courtroom.detectives.security.taint.program import module_name
+from courtroom.detectives.security.taint.program import absolute_module, module_name
 from courtroom.findings import FlowStep, SecurityFinding
 
 #: Taint rule -> the plain-words name (it carries the rubric's security keyword).
@@ -161,10 +161,6 @@ def combine(flows: list[Flow], bandit: list[Finding], hits: list[tuple[RuleHit, 
     return sorted(out, key=lambda f: (not f.confirmed, f.path, f.line, f.column, f.rule_id))
 
 
-_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)"
-                     r"|import[ \t]+([\w., \t]+))", re.M)
-
-
 def nonproduction_paths(files: dict[str, SourceFile]) -> set[str]:
     """Paths of test, fixture and example code whose findings are reported, never confirmed.
 
@@ -175,27 +171,32 @@ def nonproduction_paths(files: dict[str, SourceFile]) -> set[str]:
     named = {path for path in files if is_test_path(path)}
     by_module = {module_name(path): path for path in named}
     used = {by_module[name] for path, sf in files.items() if path not in named
-            for name in _imported(path, sf.source.decode("utf-8", "replace"))
+            for name in _imported(sf)
             if name in by_module}
     return named - used
 
 
-def _imported(path: str, text: str) -> set[str]:
-    """Every dotted module name a file's import statements may load."""
-    package = module_name(path).split(".")[:-1] if not path.endswith("__init__.py") \
-        else module_name(path).split(".")
+def _imported(sf: SourceFile) -> set[str]:
+    """Every dotted module name a file's import statements may load (read from its syntax
+    tree, so an import written inside a string or a docstring loads nothing)."""
     names: set[str] = set()
-    for dots, base, members, plain in _IMPORT.findall(text):
-        if plain:
-            for part in plain.split(","):
-                name = part.split()[0] if part.split() else ""
-                names.update(_prefixes(name))
-            continue
-        root = ".".join([*package[: len(package) - len(dots) + 1], base] if dots else [base])
-        root = root.strip(".")
-        names.update(_prefixes(root))
-        names.update(f"{root}.{m.split()[0]}".strip(".") for m in members.split(",")
-                     if m.split())
+    for node in walk(sf.root):
+        if node.type == "import_statement":
+            for child in node.named_children:
+                target = child.child_by_field_name("name") if child.type == "aliased_import" \
+                    else child
+                names.update(_prefixes(sf.text(target)) if target is not None else ())
+        elif node.type == "import_from_statement":
+            module_node = node.child_by_field_name("module_name")
+            if module_node is None:
+                continue
+            root = absolute_module(sf.path, sf.text(module_node))
+            names.update(_prefixes(root))
+            for child in node.named_children:
+                member = child.child_by_field_name("name") if child.type == "aliased_import" \
+                    else child if child.type == "dotted_name" and child != module_node else None
+                if member is not None:
+                    names.add(f"{root}.{sf.text(member)}".strip("."))
     return names
 
 

@@ -22,6 +22,7 @@ from courtroom.detectives.security.taint.program import (
     Instance,
     ModuleInfo,
     Program,
+    absolute_module,
 )
 from courtroom.detectives.security.taint.values import (
     ALL,
@@ -190,7 +191,7 @@ class Engine:
                     frame.env[head] = Val(ref=head)
             return
         module_node = node.child_by_field_name("module_name")
-        module = self._absolute(frame.sf, frame.sf.text(module_node))
+        module = absolute_module(frame.sf.path, frame.sf.text(module_node))
         for child in node.named_children:
             if child == module_node:
                 continue
@@ -203,16 +204,7 @@ class Engine:
                 continue
             frame.env[alias] = self.qualified(f"{module}.{name}", at)
 
-    def _absolute(self, sf: SourceFile, module: str) -> str:
-        if not module.startswith("."):
-            return module
-        dots = len(module) - len(module.lstrip("."))
-        package = self.program.module_of(sf).split(".")
-        if not sf.path.endswith("__init__.py"):
-            package = package[:-1]
-        base = package[: len(package) - (dots - 1)] if dots > 1 else package
-        rest = module.lstrip(".")
-        return ".".join([*base, rest] if rest else base)
+
 
     def call_function(self, caller: Frame, node: Node, func: FuncRef, args: Args,
                       instance: Instance | None) -> Val:

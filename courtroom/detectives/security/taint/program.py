@@ -86,6 +86,19 @@ def module_name(path: str) -> str:
     return ".".join(parts)
 
 
+def absolute_module(path: str, module: str) -> str:
+    """``module`` as written in the file at ``path`` (``.x``, ``..y``), made absolute."""
+    if not module.startswith("."):
+        return module
+    dots = len(module) - len(module.lstrip("."))
+    package = module_name(path).split(".")
+    if not path.endswith("__init__.py"):
+        package = package[:-1]
+    base = package[: len(package) - (dots - 1)] if dots > 1 else package
+    rest = module.lstrip(".")
+    return ".".join([*base, rest] if rest else base)
+
+
 def definitions(body: Node) -> Iterator[Node]:
     """Function and class definitions directly in a block (decorated ones unwrapped)."""
     for child in body.named_children:
