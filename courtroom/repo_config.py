@@ -27,6 +27,12 @@ TREE_FILE = ".github/courtroom.yml"
 #: A settings file is a few lines; anything larger is refused before parsing.
 MAX_BYTES = 64 * 1024
 MAX_GLOBS = 200
+#: How the score is measured. Under a gate the workflow set, an untrusted file cannot
+#: change these (a lax rubric or a cheaper bench would loosen that gate by another road).
+MEASURE = (
+    "rubric_path", "judges", "provider", "region", "project_id", "model", "max_cost_usd",
+    "judge_timeout",
+)
 
 
 @dataclass(frozen=True)
