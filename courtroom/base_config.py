@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from courtroom.errors import ConfigError
-from courtroom.git import git_bytes, run_git
+from courtroom.git import git_bytes, git_dir, run_git
 from courtroom.repo_config import (
     KEYS,
     MAX_BYTES,
@@ -69,26 +69,29 @@ class ChosenFile:
 
 
 def _entry(root: Path, sha: str) -> re.Match[str] | None:
-    """The config file's tree entry at ``sha``; raises LookupError when git cannot say."""
+    """The config file's tree entry at ``sha`` (None: no such path); LookupError when git
+    cannot read the tree or the file (a missing object shows its size as ``BAD``)."""
     listing = run_git(root, "ls-tree", "-l", sha, "--", TREE_FILE)
     if listing is None:
         raise LookupError(f"the tree of the base commit {sha[:12]} cannot be read")
-    return _ENTRY.match(listing) if listing else None
+    entry = _ENTRY.match(listing)
+    if listing and entry is None:
+        raise LookupError(f"{TREE_FILE} of the base commit {sha[:12]} cannot be read")
+    return entry
 
 
 def locate_base(root: Path, sha: str | None) -> PullBase:
     """The base commit, if the checkout holds it and its config file (when it has one)."""
     if not sha or not _OBJECT.fullmatch(sha):
         return PullBase(None, "the event names no base commit")
+    if git_dir(root) is None:  # git would otherwise look for a repository above the tree
+        return PullBase(None, "the workspace is not a git repository of its own")
     if run_git(root, "cat-file", "-e", f"{sha}^{{commit}}") is None:
         return PullBase(None, f"the base commit {sha[:12]} is not in the checkout")
     try:
-        entry = _entry(root, sha)
+        _entry(root, sha)
     except LookupError as exc:
         return PullBase(None, str(exc))
-    if entry is not None and entry["kind"] == "blob":
-        if run_git(root, "cat-file", "-e", entry["oid"]) is None:
-            return PullBase(None, f"{TREE_FILE} of the base commit {sha[:12]} is not fetched")
     return PullBase(sha)
 
 
