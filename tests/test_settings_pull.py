@@ -1,0 +1,68 @@
+"""The effective settings of an audit of a pull request: the base commit's file, under the
+same rules as any untrusted file, and the verdict says where it came from."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from config_builders import lenient_rubric, pull_repo, settle
+
+from courtroom.base_config import PullBase, locate_base
+from courtroom.repo_config import TREE_FILE
+from courtroom.rubric import default_rubric_path
+
+BASE_FILES = {
+    TREE_FILE: "rubric: strict.json\nignore: ['docs/**', 'app/**']\nmodel: base-model\n",
+    "strict.json": lenient_rubric("Strict"),
+}
+#: The pull request points the config at a rubric of its own and tries to drop the gate.
+PR_FILES = {
+    TREE_FILE: "rubric: lenient.json\njudges: offline\nmodel: pr-model\n",
+    "lenient.json": lenient_rubric("Lenient"),
+}
+
+
+def test_a_pull_request_is_measured_with_the_bases_rubric_not_the_one_it_picks(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "repo"
+    base, _head = pull_repo(root, BASE_FILES, PR_FILES)
+    config = settle(root, tmp_path, pull=locate_base(root, base))
+    from_base = f"{TREE_FILE} at base {base[:12]}"
+    assert config.rubric_path == root / "strict.json" and config.model == "base-model"
+    assert config.sources["rubric_path"] == from_base == config.sources["config"]
+    # Still an untrusted file: its globs never hide Python from the scan.
+    assert config.tree_ignore == ("docs/**", "app/**") and config.ignore == ()
+    record = config.settings_record()
+    assert record["rubric"] == "strict.json" and record["sources"]["config"] == from_base
+
+
+def test_the_bases_file_is_still_held_to_the_workflows_gate(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    base, _head = pull_repo(root, BASE_FILES, PR_FILES)
+    lines: list[str] = []
+    config = settle(root, tmp_path, lines, pull=locate_base(root, base), fail_below=3.0)
+    assert config.rubric_path == default_rubric_path() and config.model is None
+    assert "ignored under the workflow's gate" in config.sources["rubric_path"]
+    assert any(line.startswith(f"{TREE_FILE} at base {base[:12]}: rubric, model ignored")
+               for line in lines)
+
+
+def test_without_the_base_the_pull_requests_file_only_tightens(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    pull_repo(root, BASE_FILES, {**PR_FILES, TREE_FILE: PR_FILES[TREE_FILE] + "fail-below: 4\n"})
+    missing = PullBase(None, "the base commit 0123456789ab is not in the checkout")
+    config = settle(root, tmp_path, pull=missing, judges="anthropic")
+    assert config.rubric_path == default_rubric_path() and config.model is None
+    assert config.judges == "anthropic" and config.fail_below == 4.0
+    assert config.sources["fail_below"] == f"{TREE_FILE} of the pull request"
+    assert "may not set it: the base commit 0123456789ab" in config.sources["rubric_path"]
+    assert config.sources["config"].startswith(f"{TREE_FILE} of the pull request, restricted")
+
+
+def test_a_push_still_reads_the_trees_own_file(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    pull_repo(root, BASE_FILES, PR_FILES)
+    config = settle(root, tmp_path)
+    assert config.rubric_path == root / "lenient.json" and config.sources["model"] == TREE_FILE
+    assert "config" not in config.sources
