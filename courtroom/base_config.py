@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from courtroom.errors import ConfigError
 from courtroom.git import git_bytes, git_dir, run_git
@@ -40,9 +40,11 @@ from courtroom.repo_config import parse as parse_file
 LOOSENING = (*MEASURE, "ignore")
 #: A full object name (SHA-1 or SHA-256): nothing else is handed to git as a revision.
 _OBJECT = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
-#: One ``git ls-tree -l`` line: mode, type, object, size, then a tab and the path.
+#: One ``git ls-tree -l`` entry: mode, type, object, size, then a tab and the path.
 _ENTRY = re.compile(r"(?P<mode>\d+) (?P<kind>\w+) (?P<oid>[0-9a-f]+) +(?P<size>-|\d+)\t")
 _REGULAR = ("100644", "100755")
+#: A rubric is a few kilobytes: the most a base commit's rubric may make us copy.
+RUBRIC_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -68,16 +70,20 @@ class ChosenFile:
     dropped: dict[str, str] = field(default_factory=dict)
 
 
-def _entry(root: Path, sha: str) -> re.Match[str] | None:
-    """The config file's tree entry at ``sha`` (None: no such path); LookupError when git
+def _entry(root: Path, sha: str, rel: str) -> re.Match[str] | None:
+    """The tree entry of ``rel`` at ``sha`` (None: no such path); LookupError when git
     cannot read the tree or the file (a missing object shows its size as ``BAD``)."""
-    listing = run_git(root, "ls-tree", "-l", sha, "--", TREE_FILE)
+    # -z: paths unquoted, so the one entry asked for is told from any other by its name.
+    listing = run_git(root, "ls-tree", "-z", "-l", sha, "--", rel)
     if listing is None:
         raise LookupError(f"the tree of the base commit {sha[:12]} cannot be read")
-    entry = _ENTRY.match(listing)
-    if listing and entry is None:
-        raise LookupError(f"{TREE_FILE} of the base commit {sha[:12]} cannot be read")
-    return entry
+    for line in filter(None, listing.split("\0")):
+        entry = _ENTRY.match(line)
+        if entry is None:
+            raise LookupError(f"{rel} of the base commit {sha[:12]} cannot be read")
+        if line[entry.end():] == rel:
+            return entry
+    return None
 
 
 def locate_base(root: Path, sha: str | None) -> PullBase:
@@ -89,17 +95,20 @@ def locate_base(root: Path, sha: str | None) -> PullBase:
     if run_git(root, "cat-file", "-e", f"{sha}^{{commit}}") is None:
         return PullBase(None, f"the base commit {sha[:12]} is not in the checkout")
     try:
-        _entry(root, sha)
+        _entry(root, sha, TREE_FILE)
     except LookupError as exc:
         return PullBase(None, str(exc))
     return PullBase(sha)
 
 
-def _base_file(root: Path, sha: str) -> FileSettings | None:
-    """The base commit's file, validated like the tree's own (still an untrusted file)."""
-    source = f"{TREE_FILE} at base {sha[:12]}"
+def read_at_base(root: Path, sha: str, rel: str, source: str, limit: int) -> bytes | None:
+    """The bytes of the regular file ``rel`` at ``sha`` (None: no such path), or ConfigError.
+
+    Object reads only: a link is refused (a git tree never follows one), so nothing
+    outside the repository is read, whatever the path says.
+    """
     try:
-        entry = _entry(root, sha)
+        entry = _entry(root, sha, rel)
     except LookupError as exc:
         raise ConfigError(f"{source}: {exc}") from exc
     if entry is None:
@@ -108,16 +117,45 @@ def _base_file(root: Path, sha: str) -> FileSettings | None:
         raise ConfigError(f"{source}: is a symlink; refused")
     if entry["kind"] != "blob" or entry["mode"] not in _REGULAR:
         raise ConfigError(f"{source}: is not a file")
-    if int(entry["size"]) > MAX_BYTES:
-        raise ConfigError(f"{source}: larger than {MAX_BYTES // 1024} KiB; refused")
+    if int(entry["size"]) > limit:
+        raise ConfigError(f"{source}: larger than {limit // 1024} KiB; refused")
     data = git_bytes(root, "cat-file", "blob", entry["oid"])
     if data is None:
         raise ConfigError(f"{source}: cannot read the file from the base commit")
+    return data
+
+
+def _base_file(root: Path, sha: str) -> FileSettings | None:
+    """The base commit's file, validated like the tree's own (still an untrusted file)."""
+    source = f"{TREE_FILE} at base {sha[:12]}"
+    data = read_at_base(root, sha, TREE_FILE, source, MAX_BYTES)
+    if data is None:
+        return None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{source}: not UTF-8 text") from exc
     return FileSettings(source, parse_file(text, source))
+
+
+def base_rubric(root: Path, sha: str, rel: str, folder: Path, source: str) -> Path:
+    """The rubric ``rel`` as the base commit has it, copied into ``folder`` (outside the tree).
+
+    Read from the checkout, a rubric the base names would still be the PR's to edit in place.
+    """
+    path = PurePosixPath(rel)
+    if path.is_absolute() or not path.parts or ".." in path.parts or rel.startswith(":"):
+        raise ConfigError(f"{source}: rubric: {rel!r} must stay inside the repository")
+    where = f"{source}: rubric: {path.as_posix()}"
+    data = read_at_base(root, sha, path.as_posix(), where, RUBRIC_BYTES)
+    if data is None:
+        raise ConfigError(f"{where}: not a file in the base commit {sha[:12]}")
+    if folder.resolve().is_relative_to(root.resolve()):
+        raise ConfigError(f"{where}: the folder for its copy {folder} lies inside the tree")
+    copy = folder / sha / path.name
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    copy.write_bytes(data)
+    return copy
 
 
 def _restricted(root: Path, missing: str) -> ChosenFile:

@@ -23,7 +23,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from courtroom.base_config import ChosenFile, PullBase, pull_file
+from courtroom.base_config import ChosenFile, PullBase, base_rubric, pull_file
 from courtroom.config import AuditConfig, choose_judges, user_cache_dir
 from courtroom.errors import ConfigError
 from courtroom.repo_config import (
@@ -102,6 +102,24 @@ def _pdf(value: Any, root: Path, base: Path | None) -> PdfLookup:
     if any(ch in text for ch in GLOB_CHARS):
         return PdfLookup(glob_in_tree(root, text), (root / text,))
     return find_pdf(text, base=base, root=root)
+
+
+def _base_rubric(
+    fields: dict[str, Any], sources: dict[str, str], root: Path, pull: PullBase | None,
+    scratch: Path | None,
+) -> None:
+    """On a pull request, a rubric inside the repository is read as the base commit has it."""
+    if pull is None or pull.sha is None or "rubric_path" not in fields:
+        return
+    value, source = fields["rubric_path"], sources["rubric_path"]
+    if isinstance(value, Path):  # a flag or input: only a path inside the tree is the PR's
+        if not value.is_relative_to(root):
+            return
+        value = value.relative_to(root).as_posix()
+    if scratch is None:
+        raise ConfigError("a pull request's rubric needs a folder outside the tree to be read")
+    fields["rubric_path"] = base_rubric(root, pull.sha, str(value), scratch, source)
+    sources["rubric_path"] = f"{source}; the file as the base commit {pull.sha[:12]} has it"
 
 
 def _paths(
@@ -199,6 +217,7 @@ def effective_config(
     env: Mapping[str, str] | None = None,
     say: Callable[[str], None] = _say,
     pull: PullBase | None = None,
+    scratch: Path | None = None,
 ) -> AuditConfig:
     """The AuditConfig of an audit of the local tree ``root`` (a checkout of the target).
 
@@ -206,7 +225,8 @@ def effective_config(
     absent: not set); it must hold ``target`` and ``out_dir``. ``config_file`` replaces
     the tree's own file; ``trust_tree`` reads the tree's file as the operator's (e.g. a
     push to the default branch); ``pull`` (an audit of a pull request) reads the file from
-    the base commit instead (see :mod:`courtroom.base_config`). A flag's relative ``pdf``
+    the base commit instead (see :mod:`courtroom.base_config`), and a rubric inside the
+    tree as the base has it, copied into ``scratch``. A flag's relative ``pdf``
     is looked up from ``pdf_base`` first (the current folder), then inside the tree; a
     missing PDF is said, not fatal.
     """
@@ -224,6 +244,8 @@ def effective_config(
         sources["config"] = chosen.origin
     fields.setdefault("judges", choose_judges(None, env))
     sources.setdefault("judges", "default")
+    # A base rubric's source no longer names the file, so _paths leaves it as it is.
+    _base_rubric(fields, sources, root, pull, scratch)
     _paths(fields, sources, file, root, pdf_base, say)
     _check_gate(fields, sources)
     _cache(fields, root, env)

@@ -55,9 +55,11 @@ def settle(
 ) -> AuditConfig:
     """The effective settings of auditing ``root`` with flags ``given``; notes go to ``lines``.
 
-    ``pull`` makes it an audit of a pull request (config from the base commit).
+    ``pull`` makes it an audit of a pull request (config and rubric from the base commit,
+    the rubric copied under ``tmp/base-files``).
     """
     fields = {"target": str(root), "out_dir": tmp / "out", **given}
     said = lines if lines is not None else []
     env = {"XDG_CACHE_HOME": str(tmp / "xdg")}
-    return effective_config(fields, root, env=env, say=said.append, pull=pull)
+    return effective_config(fields, root, env=env, say=said.append, pull=pull,
+                            scratch=tmp / "base-files")

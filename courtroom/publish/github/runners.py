@@ -7,6 +7,7 @@ and the pipeline is imported only when a real audit runs.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,14 +92,16 @@ def pipeline_runner(request: AuditRequest) -> Outcome:
         fields["cache_dir"] = request.cache_dir
     # Inputs win over the repository's .github/courtroom.yml; a pull request's comes from
     # its base commit, since the PR's own is its author's.
-    config = effective_config(fields, request.workspace, env=os.environ, pull=request.pull)
-    trace = Trace()
-    if request.pull is not None:
-        trace.event("config", "source", config=config.sources.get("config"))
-        warning = fallback_warning(request.pull)
-        if warning:
-            trace.event("config", "warning", message=warning)
-    return pipeline.audit(config, trace=trace)
+    with tempfile.TemporaryDirectory(prefix="courtroom-base-") as scratch:
+        config = effective_config(fields, request.workspace, env=os.environ,
+                                  pull=request.pull, scratch=Path(scratch))
+        trace = Trace()
+        if request.pull is not None:
+            trace.event("config", "source", config=config.sources.get("config"))
+            warning = fallback_warning(request.pull)
+            if warning:
+                trace.event("config", "warning", message=warning)
+        return pipeline.audit(config, trace=trace)
 
 
 @dataclass

@@ -21,8 +21,13 @@ from courtroom.publish.github.runners import pipeline_runner
 from courtroom.repo_config import TREE_FILE
 
 BASE_FILES = {TREE_FILE: "rubric: strict.json\n", "strict.json": lenient_rubric("Strict")}
-#: The pull request points the config at a lenient rubric it brings along.
-PR_FILES = {TREE_FILE: "rubric: lenient.json\n", "lenient.json": lenient_rubric("Lenient")}
+#: The pull request points the config at a lenient rubric it brings along, and edits the
+#: base's rubric in place for good measure.
+PR_FILES = {
+    TREE_FILE: "rubric: lenient.json\n",
+    "lenient.json": lenient_rubric("Lenient"),
+    "strict.json": lenient_rubric("Lenient"),
+}
 
 
 @pytest.fixture
@@ -68,7 +73,8 @@ def test_a_pull_request_that_picks_a_lenient_rubric_is_measured_with_the_bases(
     assert verdict["rubric"]["name"] == "Strict"
     from_base = f"{TREE_FILE} at base {base[:12]}"
     sources = verdict["settings"]["sources"]
-    assert sources["config"] == from_base == sources["rubric"]
+    assert sources["config"] == from_base and verdict["settings"]["rubric"] == "strict.json"
+    assert sources["rubric"] == f"{from_base}; the file as the base commit {base[:12]} has it"
     assert {"stage": "config", "event": "source", "config": from_base} in [
         {k: v for k, v in e.items() if k != "t"} for e in trace
     ]
