@@ -12,7 +12,7 @@ import os
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -153,7 +153,7 @@ def _settings(config: ActionConfig) -> dict[str, Any]:
 
 
 def _request(config: ActionConfig, subject: Subject, previous: PreviousAudit | None,
-             cache_dir: Path, pull: PullBase | None) -> AuditRequest:
+             cache_dir: Path) -> AuditRequest:
     pdf, refused = resolve_pdf(config)
     if refused:
         print(f"::warning::{escape_data(refused)}")
@@ -174,7 +174,6 @@ def _request(config: ActionConfig, subject: Subject, previous: PreviousAudit | N
         fail_below=config.fail_below,
         cache_dir=cache_dir,
         settings=_settings(config),
-        pull=pull,
     )
 
 
@@ -219,13 +218,13 @@ def _audit_and_publish(
     run_audit: RunAudit,
     cache_dir: Path,
 ) -> int:
-    pull = None
+    request = _request(config, subject, previous, cache_dir)  # bad inputs stop us first
     if not config.verdict:
         warning = checkout_mismatch(config.workspace, subject.head_sha)
         if warning:
             print(f"::warning::{escape_data(warning)}")
-        pull = _pull_base(config, subject)
-    outcome = _run(run_audit, _request(config, subject, previous, cache_dir, pull))
+        request = replace(request, pull=_pull_base(config, subject))
+    outcome = _run(run_audit, request)
     if outcome.verdict is None:
         return _critical(config, github, subject, outcome)
     verdict = outcome.verdict
