@@ -78,6 +78,8 @@ def test_a_pull_request_that_picks_a_lenient_rubric_is_measured_with_the_bases(
     assert {"stage": "config", "event": "source", "config": from_base} in [
         {k: v for k, v in e.items() if k != "t"} for e in trace
     ]
+    report = (tmp_path / "workspace" / "courtroom-report" / "report.md").read_text()
+    assert f" · settings: {from_base} · " in report.replace("`", "")
     assert "::warning::" not in capsys.readouterr().out
     assert "Warning" not in (tmp_path / "summary.md").read_text()
 
