@@ -5,7 +5,8 @@ checked at start; a problem is one line naming the file, the key and what is wro
 (exit 2), and unknown keys are errors, so a typo never silently does nothing.
 
 The tree's own file is written by whoever writes the pull request, so it is read as
-untrusted (see :mod:`courtroom.settings` for what it may and may not change).
+untrusted (see :mod:`courtroom.settings` for what it may and may not change); the Action
+reads a pull request's from its base commit (:mod:`courtroom.base_config`).
 """
 
 from __future__ import annotations

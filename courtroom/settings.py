@@ -11,7 +11,10 @@ so it may fill in what the workflow left open but never loosen what the workflow
 - its ``ignore`` globs hide any file but Python source, which the security scan always reads;
 - it cannot choose where the opinion cache lives (never inside the audited tree).
 
-``--config FILE`` (the operator's own file) replaces the tree's file and is trusted.
+An audit of a pull request reads the file, and a rubric inside the tree, as the PR's base
+commit has them (:mod:`courtroom.base_config`): the same rules, but the PR's author no longer
+writes them. ``--config FILE`` (the operator's own file) replaces the tree's file and is
+trusted.
 """
 
 from __future__ import annotations
