@@ -1,6 +1,8 @@
 """Compound statements: each path runs on its own copy of the variables and the copies are
-joined after it; constant conditions pick their branch, guards refine the variables they
-prove something about, loops run until their variables stop changing (twice at most).
+joined after it. Constant conditions pick their branch, guards refine the variables they
+prove something about, a loop body runs twice so a value assigned late in it reaches the
+top (once inside two enclosing loops, which bounds the cost), and a ``try`` handler starts
+from what the body may have left.
 """
 
 from __future__ import annotations

@@ -28,48 +28,37 @@ class Interpreter(Protocol):
 
     def evaluate(self, frame: Frame, node: Node) -> Val:
         """The abstract value of an expression."""
-        ...
 
     def call(self, frame: Frame, node: Node) -> Val:
         """The abstract value of a call expression (recording any sink it reaches)."""
-        ...
 
     def execute(self, frame: Frame, block: Node | None, env: Env | None) -> Env | None:
         """Run a block from ``env``; None when every path through it leaves."""
-        ...
 
     def bind(self, frame: Frame, target: Node | None, value: Val) -> None:
         """Assign a value to an assignment target."""
-        ...
 
     def module_env(self, sf: SourceFile) -> Env:
         """A module's globals after its top level ran."""
-        ...
 
     def global_value(self, sf: SourceFile, name: str) -> Val:
         """An unbound name: a builtin or a global of this module's own scope."""
-        ...
 
     def qualified(self, name: str, at: Step) -> Val:
         """The value a dotted name denotes."""
-        ...
 
     def call_function(self, caller: Frame, node: Node, func: FuncRef, args: Args,
                       instance: Instance | None) -> Val:
         """Interpret a repository function on abstract arguments."""
-        ...
 
     def construct(self, caller: Frame, node: Node, cls: ClassRef, args: Args) -> Val:
         """An instance of a repository class, its ``__init__`` run on the arguments."""
-        ...
 
     def sink(self, frame: Frame, node: Node, sink: Sink, value: Val, callee: str) -> None:
         """Record a flow when ``value`` carries taint the sink cares about."""
-        ...
 
     def returned(self, frame: Frame, node: Node, value: Val) -> None:
         """A return statement's value."""
-        ...
 
 
 @dataclass
