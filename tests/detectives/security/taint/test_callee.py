@@ -59,3 +59,19 @@ LIB = ("import subprocess\n\n\ndef a(x):\n    return b(x)\n\n\ndef b(x):\n"
 def test_a_result_from_calls_too_deep_to_follow_is_no_program_name() -> None:
     main = "import sys\nfrom lib import run\n\n\ndef main():\n    run(sys.argv[1])\n"
     assert flows({"lib.py": LIB, "main.py": main}) == []
+
+
+SPLATS = ("import os\n\n\ndef run(prefix, *parts):\n    os.system(prefix + ' '.join(parts))\n\n\n"
+          "def named(**kw):\n    os.system(kw['cmd'])\n")
+
+
+@pytest.mark.parametrize(("lines", "sink_lines"), [
+    ("helpers.run('echo', request.form['a'])\n    helpers.named(cmd='ls')", [5]),
+    ("helpers.run('echo', 'a', 'b')\n    helpers.named(cmd=request.form['a'])", [9]),
+    ("helpers.run('echo', 'a', 'b')\n    helpers.named(cmd='ls')", []),
+])
+def test_starred_parameters_collect_the_arguments_passed_to_them(
+        lines: str, sink_lines: list[int]) -> None:
+    app = "import helpers\n" + ROUTE + f"    {lines}\n    return 'ok'\n"
+    found = flows({"helpers.py": SPLATS, "app.py": app})
+    assert [(f.path, f.line) for f in found] == [("helpers.py", n) for n in sink_lines]

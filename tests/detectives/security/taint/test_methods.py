@@ -29,3 +29,13 @@ def test_decoys_and_sanitisers_are_not_confirmed(body: str) -> None:
 ])
 def test_sanitised_responses_and_safe_apis(body: str) -> None:
     assert route(body, prelude="") == []
+
+
+@pytest.mark.parametrize(("body", "confirmed"), [
+    ("d = {'a': 'ls'}\nfor k in d.keys():\n    os.system(k)", False),
+    ("d = {'a': request.form['a']}\nfor v in d.values():\n    os.system(v)", True),
+    ("xs = ['ls']\nxs.insert(0, request.form['a'])\nos.system(xs[1])", False),
+    ("xs = ['ls']\nxs.insert(0, request.form['a'])\nos.system(xs[0])", True),
+])
+def test_dict_views_and_list_inserts_keep_elements_apart(body: str, confirmed: bool) -> None:
+    assert route(body + "\nreturn 'ok'") == (["shell-injection"] if confirmed else [])
