@@ -166,6 +166,28 @@ def _sandbox(texts: dict[str, str], calls: list[tuple[SourceFile, ToolCall]],
                    "clone into tempfile.TemporaryDirectory().")
 
 
+def _commands(calls: list[ToolCall], where: str) -> Evidence:
+    """Whether commands run as argument lists, without a shell."""
+    # Only a shell or a proven command string is a defect: a value the detective cannot
+    # resolve, run without a shell, is not shown to be injectable.
+    unsafe = [c for c in calls if c.shell or c.form == "string"]
+    unresolved = [c for c in calls if c.form == "unknown" and not c.shell]
+    held = ("Every subprocess call passes an argument list and none uses shell=True or "
+            "os.system." if not unresolved else
+            f"No call uses shell=True or os.system and no command is a string; "
+            f"{len(unresolved)} call(s) pass a command the detective could not resolve, "
+            f"without a shell (first at {unresolved[0].location}).")
+    if not unsafe:
+        return _aspect("Commands run as argument lists, without a shell", True, where, held, "")
+    first = unsafe[0]
+    why = ("a shell string can be injected into" if first.shell else "a command string "
+           "without a shell runs as one program name, and the usual next step, shell=True, "
+           "can be injected into")
+    return _aspect("Commands run as argument lists, without a shell", False, first.location,
+                   "", f"{first.kind}: {why}. Fix: pass an argument list and drop "
+                   "shell=True / os.system.", content=first.excerpt, seen=True)
+
+
 @detective(NAME)
 def tools(case: Case) -> list[Evidence]:
     """The clone tool's sandbox, command form, error checks, URL validation, auth errors."""
@@ -190,20 +212,7 @@ def tools(case: Case) -> list[Evidence]:
                            "that runs git in a temporary directory.", 0.75))
     scoped = [(sf, c) for sf, c in calls if sf in scope]
     out.append(_sandbox(texts, scoped, where))
-    # Only a shell or a proven command string is a defect: a value the detective cannot
-    # resolve, run without a shell, is not shown to be injectable.
-    unsafe = [c for _sf, c in calls if c.shell or c.form == "string"]
-    unresolved = [c for _sf, c in calls if c.form == "unknown" and not c.shell]
-    held = ("Every subprocess call passes an argument list and none uses shell=True or "
-            "os.system." if not unresolved else
-            f"No call uses shell=True or os.system and no command is a string; "
-            f"{len(unresolved)} call(s) pass a command the detective could not resolve, "
-            f"without a shell (first at {unresolved[0].location}).")
-    out.append(_aspect("Commands run as argument lists, without a shell", not unsafe,
-                       unsafe[0].location if unsafe else where, held,
-                       f"{unsafe[0].kind if unsafe else ''}: a shell string can be injected "
-                       "into. Fix: pass an argument list and drop shell=True / os.system.",
-                       content=unsafe[0].excerpt if unsafe else None, seen=bool(unsafe)))
+    out.append(_commands([c for _sf, c in calls], where))
     text = "\n".join(texts.values())
     out.append(_aspect("Command failures checked", bool(_CHECKED.search(text)), where,
                        "The clone code checks failures (check=True, returncode or an except "
