@@ -113,3 +113,14 @@ def test_the_base_rubric_is_never_copied_into_the_tree(tmp_path: Path) -> None:
         with pytest.raises(ConfigError, match="folder"):
             effective_config(fields, root, env=env, pull=locate_base(root, base), scratch=scratch)
     assert not (root / "copies").exists()
+
+
+def test_without_the_base_a_gate_for_a_rubric_it_may_not_choose_stops_the_audit(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "repo"
+    own = "rubric: lenient.json\ngate: {invented_criterion: 3}\n"
+    pull_repo(root, BASE_FILES, {**PR_FILES, TREE_FILE: own})
+    missing = PullBase(None, "the base commit 0123456789ab is not in the checkout")
+    with pytest.raises(ConfigError, match="gate: unknown criterion 'invented_criterion'"):
+        settle(root, tmp_path, pull=missing)
