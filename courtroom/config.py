@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from courtroom.detectives.repo.listing import SOURCE_SUFFIXES
+from courtroom.detectives.repo.listing import may_be_python
 from courtroom.detectives.repo.workspace import run_git
 from courtroom.models import JUDGE_KINDS, CriterionResult, JudgeKind
 from courtroom.rubric import default_rubric_path
@@ -78,7 +78,7 @@ class AuditConfig(BaseModel):
     def skips(self) -> Callable[[str], bool]:
         """The predicate of repo-relative paths no detective may read (``ignore`` globs)."""
         everywhere, tree = matcher(self.ignore), matcher(self.tree_ignore)
-        return lambda rel: everywhere(rel) or (tree(rel) and not _may_be_python(rel))
+        return lambda rel: everywhere(rel) or (tree(rel) and not may_be_python(rel))
 
     def settings_record(self) -> dict[str, Any]:
         """The effective settings for the verdict: no secret, no local or temporary path."""
@@ -112,13 +112,6 @@ def user_cache_dir(env: Mapping[str, str] | None = None) -> Path:
     xdg = env.get("XDG_CACHE_HOME", "").strip()
     base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
     return base / "courtroom"
-
-
-def _may_be_python(rel: str) -> bool:
-    """Python by name, or a name with no extension (a script whose shebang may be Python):
-    what a repository's own ignore globs may never hide from the scan."""
-    name = rel.rsplit("/", 1)[-1]
-    return name.endswith(SOURCE_SUFFIXES) or "." not in name
 
 
 def gate_failures(results: Sequence[CriterionResult], gate: Mapping[str, float]) -> list[str]:

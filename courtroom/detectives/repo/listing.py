@@ -3,9 +3,9 @@
 File names are hostile: not valid UTF-8, newlines, terminal escapes, bidi overrides. Each
 is listed under an escaped *display name* (valid UTF-8, one line, injective) that every
 detective and report uses, while reads go through the real name. Limits never silently
-drop a file: Python sources and other files have separate caps, and whatever a cap or an
-unreadable folder leaves out is counted so the verdict can say so (and fail closed when
-the security scan could not see every source file).
+drop a file: possible Python sources (``may_be_python``) and other files have separate
+caps, and whatever a cap or an unreadable folder leaves out is counted so the verdict can
+say so (and fail closed when the security scan could not see every source file).
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ SKIP_DIRS = frozenset(
 #: Names of virtualenv folders: skipped only when they are one (they hold pyvenv.cfg).
 VENV_DIRS = frozenset({".venv", "venv", "env"})
 #: What the security scan reads by name (extensionless Python scripts are found by their
-#: shebang, in detectives.parsing); listed first and capped on their own.
+#: shebang, in detectives.parsing).
 SOURCE_SUFFIXES = (".py", ".pyw")
-#: Most source files listed (a repository with more is audited on the first ones only).
+#: Most possible source files listed (see ``may_be_python``): a repository with more is
+#: audited on the first ones only, and the scan is marked incomplete.
 MAX_SOURCE_FILES = 20_000
 #: Most other files listed: padding can fill this cap, never the source one.
 MAX_OTHER_FILES = 20_000
@@ -37,6 +38,21 @@ MAX_WALK_ENTRIES = 500_000
 #: What no detective may list: ignore globs (see courtroom.tree_paths), or a predicate
 #: over display names (AuditConfig.skips(), which keeps Python source the tree asks to hide).
 Ignore = tuple[str, ...] | Callable[[str], bool]
+
+
+def extensionless(rel: str) -> bool:
+    """Whether a file name has no extension (a script whose shebang may name Python)."""
+    return "." not in rel.rsplit("/", 1)[-1]
+
+
+def may_be_python(rel: str) -> bool:
+    """Whether the security scan may treat a file as Python source, judged by name alone.
+
+    Extensionless names count because a shebang can make them Python: deciding that here
+    would read every such file during the walk, while counting them all keeps the listing
+    name-only and bounded, and only ever errs towards the source cap (which fails closed).
+    """
+    return rel.lower().endswith(SOURCE_SUFFIXES) or extensionless(rel)
 
 
 def skipper(ignore: Ignore) -> Callable[[str], bool]:
@@ -89,8 +105,9 @@ class Listing:
         """One line per limit that left files unread (ignored files are not a limit)."""
         out: list[str] = []
         if self.source_left_out:
-            out.append(f"{self.source_left_out} Python source file(s) beyond the "
-                       f"{MAX_SOURCE_FILES}-file cap were not listed or scanned")
+            out.append(f"{self.source_left_out} possible Python source file(s) (*.py, *.pyw "
+                       f"or extensionless) beyond the {MAX_SOURCE_FILES}-file cap were not "
+                       "listed or scanned")
         if self.other_left_out:
             out.append(f"{self.other_left_out} other file(s) beyond the {MAX_OTHER_FILES}-file "
                        "cap were not listed")
@@ -133,7 +150,7 @@ class _Walk:
         if self.skip(shown):
             self.listing.ignored += 1
             return
-        is_source = shown.lower().endswith(SOURCE_SUFFIXES)
+        is_source = may_be_python(shown)
         bucket, cap = (self.source, MAX_SOURCE_FILES) if is_source else \
             (self.other, MAX_OTHER_FILES)
         if len(bucket) >= cap:
