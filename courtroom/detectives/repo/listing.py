@@ -67,7 +67,10 @@ _UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-
 def shown_name(real: str) -> str:
     """A file name as shown: undecodable bytes and control characters as escapes.
 
-    Backslashes are escaped too, so two different names never show the same.
+    ``\\xNN`` is the byte NN (an ASCII control or an undecodable byte), ``\\uNNNN`` the
+    character (a C1 control or a format character, so U+0085 never shows as the byte
+    0x85), and backslashes are escaped too: two different names never show the same, and
+    ``real_bytes`` gives the name back.
     """
     text = os.fsencode(real).decode("utf-8", errors="surrogateescape")
 
@@ -76,11 +79,29 @@ def shown_name(real: str) -> str:
         if ch == "\\":
             return "\\\\"
         code = ord(ch)
-        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+        return f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}"
 
     shown = _UNSAFE.sub(escape, text)
     # Undecodable bytes came through as lone surrogates (U+DC80..U+DCFF): show the byte.
     return re.sub(r"[\udc80-\udcff]", lambda m: f"\\x{ord(m.group(0)) - 0xDC00:02x}", shown)
+
+
+_ESCAPE = re.compile(r"\\(?:x([0-9a-f]{2})|u([0-9a-f]{4})|\\)")
+
+
+def real_bytes(shown: str) -> bytes:
+    """The file name's bytes behind a display name: the inverse of ``shown_name``."""
+    out = bytearray()
+    done = 0
+    for match in _ESCAPE.finditer(shown):
+        out += shown[done:match.start()].encode("utf-8")
+        byte, char = match.group(1), match.group(2)
+        if byte:
+            out.append(int(byte, 16))
+        else:
+            out += chr(int(char, 16)).encode("utf-8") if char else b"\\"
+        done = match.end()
+    return bytes(out + shown[done:].encode("utf-8"))
 
 
 @dataclass

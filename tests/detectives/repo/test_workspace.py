@@ -210,6 +210,13 @@ def test_any_file_name_is_listed_escaped_and_read(tmp_path: Path) -> None:
     assert ws.path_of("bad\\xff.py") != ws.path_of("back\\\\xff.py")
 
 
+def test_a_display_name_gives_back_the_real_bytes() -> None:
+    names = [*HOSTILE_NAMES, b"c1\xc2\x85.py", b"c1\x85.py", b"caf\xc3\xa9 #1?.py", b"\\u0041"]
+    shown = [listing.shown_name(os.fsdecode(raw)) for raw in names]
+    assert len(set(shown)) == len(names)  # a C1 control never shows as the raw byte
+    assert [listing.real_bytes(name) for name in shown] == names
+
+
 def test_other_files_cannot_crowd_out_source(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(listing, "MAX_OTHER_FILES", 30)
