@@ -9,8 +9,8 @@ from verdict_builders import make_verdict
 
 from courtroom.cli import main
 from courtroom.cohort.compare import compare_lines
-from courtroom.cohort.sides import load_audit, mentions
 from courtroom.cohort.peer_report import parse_markdown
+from courtroom.cohort.sides import load_audit, mentions
 from courtroom.config import RECEIVED_DIR, SELF_DIR
 from courtroom.errors import UsageError
 from courtroom.models import RubricRef, Target
