@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from courtroom.detectives.repo.listing import may_be_python
 from courtroom.detectives.repo.workspace import run_git
-from courtroom.models import JUDGE_KINDS, CriterionResult, JudgeKind
+from courtroom.models import CONCURRENCY_RANGE, JUDGE_KINDS, CriterionResult, JudgeKind
 from courtroom.rubric import default_rubric_path
 from courtroom.tree_paths import matcher
 
@@ -54,7 +54,7 @@ class AuditConfig(BaseModel):
     #: Cap on the estimated spend of the Claude judges; past it, the offline bench judges.
     max_cost_usd: float | None = Field(default=None, gt=0)
     #: Judge requests in flight at once, over the whole audit (first round and court).
-    max_concurrency: int = Field(default=8, ge=1, le=256)
+    max_concurrency: int = Field(default=8, ge=CONCURRENCY_RANGE[0], le=CONCURRENCY_RANGE[1])
     clone_timeout: float = Field(default=180.0, gt=0)
     #: Per-request timeout of a (non-streaming) Claude call, in seconds.
     judge_timeout: float = Field(default=600.0, gt=0)
