@@ -100,22 +100,22 @@ def verify(text: str, key: bytes | None = None) -> list[str]:
 
     Intact means the chain holds (and the HMAC, given a key) and every score and the
     conclusion are what the chief justice's rules give for the verdict's own content
-    (``courtroom.judgment.recompute``). Raises ValueError when the text is not a verdict
-    (the caller reports it as unreadable, which is not the same as tampered).
+    (``courtroom.judgment.recompute``); content that is not a verdict's cannot be. Raises
+    ValueError when the text is not a JSON object (the caller reports it as unreadable,
+    which is not the same as tampered).
     """
     data = json.loads(text)
     if not isinstance(data, dict):
         raise ValueError("verdict is not a JSON object")
-    return [*_chain_problems(data, key), *recompute(_model(data))]
-
-
-def _model(data: dict[str, Any]) -> Verdict:
+    problems = _chain_problems(data, key)
     try:
-        return Verdict.model_validate(data)
+        verdict = Verdict.model_validate(data)
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(part) for part in error["loc"]) or "the verdict"
-        raise ValueError(f"not a verdict: {where}: {error['msg']}") from exc
+        return [*problems, f"not a valid verdict, so nothing was recomputed ({where}: "
+                           f"{error['msg']})"]
+    return [*problems, *recompute(verdict)]
 
 
 def _chain_problems(data: dict[str, Any], key: bytes | None) -> list[str]:

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from courtroom import chief_justice
 from courtroom.config import gate_failures
-from courtroom.court.session import apply_record
+from courtroom.court.session import CourtOutcome
 from courtroom.detectives.common import SCAN_INCOMPLETE
 from courtroom.errors import SynthesisError
 from courtroom.models import Conclusion, CriterionResult, Evidence, Verdict
@@ -79,6 +79,8 @@ def recompute(verdict: Verdict) -> list[str]:
         where = ".".join(str(part) for part in error["loc"])
         return [f"settings.{where} cannot be read ({error['msg']}), so nothing was recomputed"]
     params, problems = _parameters(verdict, recorded.synthesis)
+    court = CourtOutcome(opinions={}, records={c.criterion_id: c.court for c in verdict.criteria
+                                               if c.court is not None})
     results: list[CriterionResult] = []
     for criterion in verdict.criteria:
         try:
@@ -88,7 +90,7 @@ def recompute(verdict: Verdict) -> list[str]:
             problems.append(f"criterion {criterion.criterion_id}: {exc}")
             results.append(criterion)
             continue
-        again = apply_record(again, criterion.court)
+        again = court.settle(again)
         problems.extend(_differences(criterion, again))
         results.append(again)
     ruling = conclude_verdict(results, verdict.evidences, fail_below=recorded.fail_below,

@@ -207,14 +207,13 @@ def test_a_raised_score_and_flipped_conclusion_fail_although_rechained(
     ]
 
 
-def test_a_json_object_that_is_not_a_verdict_is_unreadable(
+def test_a_rechained_object_that_is_not_a_verdict_does_not_verify(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     data = json.loads(text_of(seal(make_verdict())))
-    data["criteria"][0]["final_score"] = "five"
+    data["criteria"][0]["final_score"] = 15
     code, out = run_verify(tmp_path, rechained(data), capsys)
-    assert code == 2
+    assert code == 1
     assert out.strip().splitlines() == [
-        f"courtroom: {tmp_path / 'verdict.json'}: unreadable: not a verdict: "
-        "criteria.0.final_score: Input should be a valid integer, unable to parse string as "
-        "an integer"]
+        f"courtroom: {tmp_path / 'verdict.json'}: TAMPERED: not a valid verdict, so nothing "
+        "was recomputed (criteria.0.final_score: Input should be less than or equal to 5)"]
