@@ -87,7 +87,7 @@ def recompute(verdict: Verdict) -> list[str]:
             again = chief_justice.rule(criterion.criterion_id, criterion.name,
                                        criterion.opinions, verdict.evidences, params)
         except SynthesisError as exc:
-            problems.append(f"criterion {criterion.criterion_id}: {exc}")
+            problems.append(str(exc))  # it names the criterion
             results.append(criterion)
             continue
         again = court.settle(again)

@@ -107,3 +107,9 @@ def test_a_confirmed_finding_no_criterion_capped_fails_the_conclusion() -> None:
                               incomplete=False)
     assert ruling.conclusion == "failure"
     assert ruling.failures[0].startswith("conclusion failure: a confirmed security finding")
+
+
+def test_a_criterion_no_judge_took_part_in_cannot_have_a_score() -> None:
+    verdict = clean_verdict()
+    verdict.criteria[0].opinions = [make_opinion(j, CID, 3, fallback=True) for j in JUDGES]
+    assert recompute(verdict)[0] == f"criterion {CID!r}: no judge could take part"
