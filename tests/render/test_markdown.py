@@ -14,11 +14,7 @@ from verdict_builders import GHOST_ID, make_evidence, make_opinion, make_verdict
 
 from courtroom.render import markdown as render
 from courtroom.render.markdown import render_check_run, render_comment, render_report, size
-from courtroom.render.state import (
-    COMMENT_MARKER,
-    PreviousAudit,
-    decode_state,
-)
+from courtroom.render.state import COMMENT_MARKER, PreviousAudit, decode_state
 
 GOLDEN = Path(__file__).parents[1] / "golden"
 
