@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 
 from courtroom import chief_justice
-from courtroom.court.session import apply_record, hold_court
+from courtroom.court.session import CourtOutcome, hold_court
 from courtroom.detectives.base import Case
 from courtroom.detectives.docket import evidence_for
 from courtroom.judges import JudgeBench, OfflineBackend
@@ -72,7 +72,8 @@ def fixture(contested: int) -> tuple[Rubric, dict[str, Evidence]]:
             tags = [tag, "github_repo"] + (["git"] if "commits" in goal else [])
             evidence.append(Evidence.make(
                 detective="bench", goal=goal, found=found, location=f"src/m{n}_{k}.py:1",
-                rationale="bench fixture", confidence=confidence, tags=tags))
+                rationale="bench fixture", confidence=confidence, tags=tags,
+                direction="supports"))
     text = json.dumps({"rubric_metadata": {"rubric_name": "bench", "version": "1"},
                        "dimensions": dims})
     return parse_rubric(text, "bench"), {e.id: e for e in evidence}
@@ -98,15 +99,13 @@ def audit(rubric: Rubric, pool: dict[str, Evidence], latency: float, court: bool
     opinions: dict[str, list[JudicialOpinion]] = {d.id: [] for d in rubric.dimensions}
     for opinion, _usage in bench.judge(requests):
         opinions[opinion.criterion_id].append(opinion)
-    records = {}
+    outcome = CourtOutcome(opinions=opinions)
     if court:
         case = Case(workspace=None)  # type: ignore[arg-type]  # no remand in this fixture
         outcome = hold_court(rubric, case, pool, shown, opinions, bench=bench, trace=trace)
-        opinions.update(outcome.opinions)
-        records = outcome.records
     results = [
-        apply_record(chief_justice.rule(d.id, d.name, opinions[d.id], pool, rubric.parameters),
-                     records.get(d.id))
+        outcome.settle(chief_justice.rule(d.id, d.name, outcome.opinions[d.id], pool,
+                                          rubric.parameters))
         for d in rubric.dimensions
     ]
     seconds = time.perf_counter() - started

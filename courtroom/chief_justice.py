@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
+from courtroom.dissent import dissent_summary
 from courtroom.errors import SynthesisError
 from courtroom.models import (
     JUDGES,
@@ -96,60 +97,6 @@ def _weighted(scores: Mapping[str, int], weights: Mapping[str, float]) -> Decima
     return sum((Decimal(s) for s in scores.values()), Decimal(0)) / len(scores)
 
 
-def _facts(ids: Iterable[str], pool: Mapping[str, Evidence]) -> str:
-    """Cited facts named by their goals, for a sentence; at most two, then a count."""
-    names = []
-    for cid in sorted(ids):
-        evidence = pool.get(cid)
-        if evidence is None:
-            names.append("an id that is not in the evidence pool")
-        else:
-            goal = " ".join(evidence.goal.split())[:80]
-            names.append(f"'{goal}'" + ("" if evidence.found else " (not found)"))
-    more = f" and {len(names) - 2} more" if len(names) > 2 else ""
-    return "; ".join(names[:2]) + more
-
-
-def _why(low: JudicialOpinion, high: JudicialOpinion, pool: Mapping[str, Evidence]) -> str:
-    """Why the lowest and highest scores differ: other facts, or the same facts weighed."""
-    cited_low = set(low.cited_evidence) - {NO_EVIDENCE}
-    cited_high = set(high.cited_evidence) - {NO_EVIDENCE}
-    if not cited_low and not cited_high:
-        return "Neither cites evidence, so they differ in judgement alone."
-    if cited_low == cited_high:
-        n = len(cited_low)
-        what = "the same fact and weigh it" if n == 1 else f"the same {n} facts and weigh them"
-        return f"They cite {what} differently."
-    parts = []
-    if cited_low - cited_high:
-        parts.append(f"only {low.judge} cites {_facts(cited_low - cited_high, pool)}")
-    if cited_high - cited_low:
-        parts.append(f"only {high.judge} cites {_facts(cited_high - cited_low, pool)}")
-    return "They rest on different facts: " + ", while ".join(parts) + "."
-
-
-def _dissent(
-    participating: Sequence[JudicialOpinion], variance: int, pool: Mapping[str, Evidence]
-) -> str:
-    """Name every judge and score, and say why the lowest and highest disagree."""
-    ordered = sorted(participating, key=lambda o: o.score)
-    low, high = ordered[0], ordered[-1]
-    scores = ", ".join(f"{o.judge} {o.score}" for o in participating)
-
-    def gist(opinion: JudicialOpinion) -> str:
-        points = (opinion.charges if opinion is low else opinion.mitigations) or []
-        verb = ("charges" if opinion is low else "credits") if points else "argues"
-        text = points[0] if points else opinion.argument
-        first = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0][:240].rstrip()
-        end = "" if first.endswith((".", "!", "?")) else "."
-        return f"{opinion.judge} ({opinion.score}) {verb}: {first}{end}"
-
-    return (
-        f"Judges disagree by {variance} points ({scores}). {_why(low, high, pool)} "
-        f"{gist(low)} {gist(high)}"
-    )
-
-
 def _remediation(opinions: Iterable[JudicialOpinion]) -> str:
     """Rule 7: the unique remediation texts of all judges, combined in judge order."""
     seen: list[str] = []
@@ -162,19 +109,12 @@ def _remediation(opinions: Iterable[JudicialOpinion]) -> str:
     return "\n".join(f"- {text}" for text in seen)
 
 
-def rule(
-    criterion_id: str,
-    name: str,
-    opinions: Sequence[JudicialOpinion],
+def _penalise(
+    participating: Sequence[JudicialOpinion],
     pool: Mapping[str, Evidence],
     params: SynthesisParameters,
-) -> CriterionResult:
-    """Turn one criterion's opinions into its result, applying the rules in order."""
-    ordered = sorted(opinions, key=lambda o: JUDGES.index(o.judge))
-    participating = [o for o in ordered if not o.fallback]
-    if not participating:
-        raise SynthesisError(f"criterion {criterion_id!r}: no judge could take part")
-
+) -> tuple[list[PenaltyEvent], dict[str, int]]:
+    """Rule 3: each judge's score after the hallucination penalty, and the events logged."""
     penalties: list[PenaltyEvent] = []
     penalised: dict[str, int] = {}
     for opinion in participating:
@@ -194,15 +134,39 @@ def rule(
             )
             score = after
         penalised[opinion.judge] = score
+    return penalties, penalised
 
-    value = _weighted(penalised, params.weights)
 
-    override_reason: str | None = None
+def _security_override(
+    participating: Sequence[JudicialOpinion],
+    pool: Mapping[str, Evidence],
+    params: SynthesisParameters,
+) -> str | None:
+    """Rule 4: why the security cap applies (the first judge to name a flaw it backs with a
+    found security fact), or None."""
     for opinion in participating:
         keyword = security_keyword(opinion, params.security_keywords)
         if keyword and cites_found_security(opinion, pool):
-            override_reason = f"{opinion.judge} named '{keyword}' citing found security evidence"
-            break
+            return f"{opinion.judge} named '{keyword}' citing found security evidence"
+    return None
+
+
+def rule(
+    criterion_id: str,
+    name: str,
+    opinions: Sequence[JudicialOpinion],
+    pool: Mapping[str, Evidence],
+    params: SynthesisParameters,
+) -> CriterionResult:
+    """Turn one criterion's opinions into its result, applying the rules in order."""
+    ordered = sorted(opinions, key=lambda o: JUDGES.index(o.judge))
+    participating = [o for o in ordered if not o.fallback]
+    if not participating:
+        raise SynthesisError(f"criterion {criterion_id!r}: no judge could take part")
+
+    penalties, penalised = _penalise(participating, pool, params)
+    value = _weighted(penalised, params.weights)
+    override_reason = _security_override(participating, pool, params)
     if override_reason is not None:
         value = min(value, _dec(params.security_cap))
 
@@ -210,7 +174,7 @@ def rule(
     raw: dict[str, int] = {o.judge: o.score for o in participating}
     variance = max(raw.values()) - min(raw.values())
     dissent = (
-        _dissent(participating, variance, pool)
+        dissent_summary(participating, variance, pool)
         if variance > params.variance_threshold
         else None
     )

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from courtroom import chief_justice, integrity
 from courtroom.config import AuditConfig, gate_failures
-from courtroom.court import session as court
+from courtroom.court.rules import limits_for
+from courtroom.court.session import CourtOutcome, hold_court
 from courtroom.detectives import open_workspace, run_detectives
 from courtroom.detectives.base import Case
 from courtroom.detectives.common import SCAN_INCOMPLETE
@@ -26,12 +27,12 @@ from courtroom.judges.base import Backend, JudgeRequest, left_out
 from courtroom.judges.bench import Answer
 from courtroom.models import (
     JUDGES,
-    CourtRecord,
     CriterionResult,
     Evidence,
     JudicialOpinion,
     RubricRef,
     Target,
+    Usage,
     Verdict,
 )
 from courtroom.render.files import write_outputs, write_partial
@@ -71,6 +72,7 @@ def audit(
     # Importing the SDK and building a Claude client takes about a second: it happens on
     # its own thread while the workspace opens and the detectives run.
     judges = _ready(backend) if backend is not None else _build_backend(config)
+    key = integrity.signing_key()  # read once, before anything runs
     with open_workspace(config.target, timeout=config.clone_timeout,
                         ignore=config.skips()) as workspace:
         pdf_display = _pdf_display(config.pdf, workspace.root)
@@ -81,7 +83,7 @@ def audit(
             commit=config.commit or workspace.commit,
             pdf=pdf_display,
         )
-        return _run(config, rubric, case, target, judges, trace, progress)
+        return _run(config, rubric, case, target, judges, key, trace, progress)
 
 
 def _ready(backend: Backend) -> Future[Backend]:
@@ -122,22 +124,24 @@ def _run(
     case: Case,
     target: Target,
     judges: Future[Backend],
+    key: bytes | None,
     trace: Trace,
     progress: Progress,
 ) -> AuditOutcome:
     pool, errors = _detect(case, trace, progress)
     judged = _judge(config, rubric, case, pool, judges.result(), trace, progress)
+    pool.update(judged.court.new_evidence)  # evidence found by remands joins the pool
     try:
         results = _synthesise(rubric, pool, judged, trace)
     except SynthesisError as exc:
         trace.event("synthesise", "critical_failure", error=str(exc))
-        paths = write_partial(config.out_dir, target, pool, judged.opinions,
+        paths = write_partial(config.out_dir, target, pool, judged.court.opinions,
                                [*errors, str(exc)], trace)
         return AuditOutcome(None, EXIT_CRITICAL, paths, f"critical failure: {exc}")
     verdict = _conclude(config, rubric, case, target, pool, results, judged, errors)
     trace.event("verdict", "concluded", overall_score=verdict.overall_score,
                 conclusion=verdict.conclusion)
-    verdict = integrity.seal(verdict, integrity.signing_key())
+    verdict = integrity.seal(verdict, key)
     paths = write_outputs(config.out_dir, verdict, trace)
     return AuditOutcome(verdict, EXIT_FAILURE if verdict.conclusion == "failure" else EXIT_OK,
                         paths)
@@ -145,13 +149,14 @@ def _run(
 
 @dataclass(frozen=True)
 class _Judged:
-    """What the judge and hear stages hand on: final opinions, court records, the bench."""
+    """What the judge and hear stages hand on: the court's outcome, what each criterion's
+    prompt left out, and the bench's name, usage and notes (the cost cap's choices)."""
 
-    opinions: dict[str, list[JudicialOpinion]]
-    records: dict[str, CourtRecord]
+    court: CourtOutcome
     left_out: dict[str, dict[str, int]]
-    bench: JudgeBench
     bench_name: str
+    usage: Usage
+    notes: list[str]
 
 
 def _detect(case: Case, trace: Trace, progress: Progress) -> tuple[dict[str, Evidence], list[str]]:
@@ -184,12 +189,11 @@ def _judge(
     progress("judge", 0, len(requests))
     with trace.span("judge", "bench", calls=len(requests), bench=backend.name):
         try:
-            opinions, records = _judge_and_hear(
-                config, rubric, case, pool, shown, requests, bench, trace, progress
-            )
+            court = _judge_and_hear(config, rubric, case, pool, shown, requests, bench, trace,
+                                    progress)
         finally:
             bench.close()
-    return _Judged(opinions, records, cut, bench, backend.name)
+    return _Judged(court, cut, backend.name, bench.usage, bench.notes)
 
 
 def _synthesise(
@@ -198,10 +202,9 @@ def _synthesise(
     results: list[CriterionResult] = []
     with trace.span("synthesise", "chief_justice"):
         for dim in rubric.dimensions:
-            result = chief_justice.rule(
-                dim.id, dim.name, judged.opinions[dim.id], pool, rubric.parameters
-            )
-            result = court.apply_record(result, judged.records.get(dim.id))
+            result = judged.court.settle(chief_justice.rule(
+                dim.id, dim.name, judged.court.opinions[dim.id], pool, rubric.parameters
+            ))
             result = result.model_copy(update={"evidence_left_out": judged.left_out[dim.id]})
             trace.event("synthesise", "rule", criterion_id=dim.id,
                         log=result.execution_log.model_dump(mode="json"))
@@ -227,13 +230,8 @@ def _conclude(
     judged: _Judged,
     errors: list[str],
 ) -> Verdict:
-    errors.extend(
-        f"judge {o.judge} fell back on {o.criterion_id}"
-        for ops in judged.opinions.values()
-        for o in ops
-        if o.fallback
-    )
-    errors.extend(judged.bench.notes)  # criteria the cost cap sent to the offline bench
+    errors.extend(judged.court.fallbacks())
+    errors.extend(judged.notes)  # criteria the cost cap sent to the offline bench
     # Fail closed: a scan that could not see every source file must not pass the gate.
     unscanned = sorted((e for e in pool.values() if SCAN_INCOMPLETE in e.tags),
                        key=lambda e: (e.location, e.id))
@@ -258,7 +256,7 @@ def _conclude(
         evidences=dict(sorted(pool.items())),
         criteria=results,
         errors=errors,
-        usage=judged.bench.usage,
+        usage=judged.usage,
         settings=config.settings_record(),
         security=security_report(case.workspace),
     )
@@ -274,23 +272,20 @@ def _judge_and_hear(
     bench: JudgeBench,
     trace: Trace,
     progress: Progress,
-) -> tuple[dict[str, list[JudicialOpinion]], dict[str, CourtRecord]]:
+) -> CourtOutcome:
     """First round and court on one bounded bench: a criterion's hearing starts as soon as
-    its own three opinions are in. Remanded evidence joins ``pool``."""
+    its own three opinions are in."""
     answers = bench.submit(requests)
     done = itertools.count(1)
     for future in answers:
         future.add_done_callback(lambda _f: progress("judge", next(done), len(requests)))
     opening = {d.id: _opening(d.id, requests, answers) for d in rubric.dimensions}
-    limits = court.limits_for(rubric, config.court_limits)
+    limits = limits_for(rubric, config.court_limits)
     if not (config.court and limits.enabled):
-        return {cid: wait() for cid, wait in opening.items()}, {}
+        return CourtOutcome(opinions={cid: wait() for cid, wait in opening.items()})
     with trace.span("hear", "court"):
-        hearing = court.hold_court(rubric, case, pool, shown, opening, bench=bench,
-                                   trace=trace, limits=limits)
-    # The final opinions replace the first round's; remanded evidence joins the pool.
-    pool.update(hearing.new_evidence)
-    return {d.id: hearing.opinions[d.id] for d in rubric.dimensions}, hearing.records
+        return hold_court(rubric, case, pool, shown, opening, bench=bench, trace=trace,
+                          limits=limits)
 
 
 def _opening(

@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from verdict_builders import make_opinion
 
 from courtroom import chief_justice as cj
 from courtroom.errors import SynthesisError
@@ -14,8 +15,8 @@ from courtroom.models import (
     NO_EVIDENCE,
     CourtRecord,
     Evidence,
+    JudgeName,
     JudicialOpinion,
-    opinion_id,
 )
 from courtroom.rubric import SynthesisParameters
 
@@ -45,10 +46,11 @@ UNCONFIRMED = Evidence.make(
     tags=["security_unconfirmed"],
 )
 POOL = {e.id: e for e in (GOOD, MISSING, SECURITY, UNCONFIRMED)}
+GOOD_CITE = [GOOD.id]
 
 
 def op(
-    judge: str,
+    judge: JudgeName,
     score: int,
     cited: list[str] | None = None,
     argument: str = "ok",
@@ -56,17 +58,10 @@ def op(
     remediation: str | None = None,
     fallback: bool = False,
 ) -> JudicialOpinion:
-    return JudicialOpinion(
-        opinion_id=opinion_id(judge, "c", f"{score}{argument}"),
-        judge=judge,  # type: ignore[arg-type]
-        criterion_id="c",
-        score=score,
-        argument=argument,
-        cited_evidence=cited if cited is not None else [GOOD.id],
-        charges=charges,
-        remediation=remediation,
-        fallback=fallback,
-    )
+    """An opinion on the criterion "c" these tests rule on, citing the good fact by default."""
+    return make_opinion(judge, "c", score, cites=GOOD_CITE if cited is None else cited,
+                        argument=argument, charges=charges, remediation=remediation,
+                        fallback=fallback)
 
 
 def rule(*opinions: JudicialOpinion, params: SynthesisParameters = PARAMS):  # type: ignore[no-untyped-def]

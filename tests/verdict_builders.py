@@ -16,6 +16,7 @@ from courtroom.models import (
     CriterionResult,
     Direction,
     Evidence,
+    EvidenceRequest,
     HearingRound,
     JudgeName,
     JudicialOpinion,
@@ -66,20 +67,26 @@ def make_opinion(
     argument: str | None = None,
     remediation: str | None = None,
     charges: Sequence[str] | None = None,
+    mitigations: Sequence[str] | None = None,
+    requests: Sequence[EvidenceRequest] | None = None,
     fallback: bool = False,
+    salt: str = "",
 ) -> JudicialOpinion:
-    """One judge's opinion; a fallback opinion when ``fallback`` is set."""
+    """One judge's opinion with a stable id (``salt`` tells apart revisions that would
+    otherwise share one); the fixed fallback opinion when ``fallback`` is set."""
     if fallback:
         return JudicialOpinion.fallback_for(judge, criterion_id)
     return JudicialOpinion(
-        opinion_id=opinion_id(judge, criterion_id, f"{score}:{','.join(cites)}"),
+        opinion_id=opinion_id(judge, criterion_id, f"{salt}{score}:{','.join(cites)}"),
         judge=judge,
         criterion_id=criterion_id,
         score=score,
         argument=argument or f"{judge} weighed the cited facts and scores {score}.",
         cited_evidence=list(cites),
         charges=list(charges) if charges is not None else None,
+        mitigations=list(mitigations) if mitigations is not None else None,
         remediation=remediation,
+        evidence_requests=list(requests) if requests else None,
     )
 
 

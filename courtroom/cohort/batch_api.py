@@ -160,6 +160,26 @@ def collect(
     return found
 
 
+def _submit(
+    client: BatchClient,
+    state: BatchState,
+    chunk: list[tuple[str, JudgeRequest]],
+    model: str,
+    max_tokens: int,
+) -> dict[str, Any]:
+    """Create one batch of judge calls and record it before anything else can fail."""
+    batch = client.create(
+        [{"custom_id": k, "params": params_for(r, model, max_tokens)} for k, r in chunk]
+    )
+    asked_by = {
+        k: {"persona": r.persona, "criterion_id": r.dimension.id, "round": r.round}
+        for k, r in chunk
+    }
+    state.add(str(batch["id"]), asked_by)
+    print(f"courtroom: submitted batch {batch['id']} ({len(chunk)} judge calls)", flush=True)
+    return state.batches[-1]
+
+
 def run_with_batch_api(
     rows: list[Row],
     out: Path,
@@ -195,20 +215,9 @@ def run_with_batch_api(
             break
         items = list(fresh.items())
         for start in range(0, len(items), MAX_REQUESTS):
-            chunk = items[start : start + MAX_REQUESTS]
-            batch = client.create(
-                [{"custom_id": k, "params": params_for(r, model, max_tokens)} for k, r in chunk]
-            )
-            asked_by = {
-                k: {"persona": r.persona, "criterion_id": r.dimension.id, "round": r.round}
-                for k, r in chunk
-            }
-            state.add(str(batch["id"]), asked_by)
-            print(
-                f"courtroom: submitted batch {batch['id']} ({len(chunk)} judge calls)", flush=True
-            )
-            counts = import_results(client, state, state.batches[-1], cache, poll=poll, sleep=sleep)
-            print(f"courtroom: batch {batch['id']} ended: {counts}", flush=True)
+            entry = _submit(client, state, items[start : start + MAX_REQUESTS], model, max_tokens)
+            counts = import_results(client, state, entry, cache, poll=poll, sleep=sleep)
+            print(f"courtroom: batch {entry['id']} ended: {counts}", flush=True)
     # Every opinion the batches delivered is cached now; anything missing is asked directly.
     return run_batch(
         rows, out, settings, audit_fn, workers=workers, mode="thread", progress=progress

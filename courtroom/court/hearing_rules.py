@@ -97,10 +97,21 @@ def revise(request: JudgeRequest) -> JudicialOpinion:
     previous = request.previous
     if previous is None or request.round < 1:
         raise JudgeError("a hearing revision needs the judge's previous opinion and round > 0")
-    facts = Facts(tuple(request.evidence))
-    by_id = {e.id: e for e in request.evidence}
     notes: list[str] = []
+    fields, pending = _after_remand(request, previous, notes)
+    score = _weigh_peers(request, int(fields["score"]), notes)
+    if request.persona == "TechLead" and request.round == 1 and not pending:
+        pending = _requests_for(Facts(tuple(request.evidence)))
+        if pending:
+            notes.append(f"I ask the detectives to look again at {len(pending)} missing fact(s)")
+    fields["score"] = max(1, min(5, score))
+    return _revised(request, fields, pending, notes)
 
+
+def _after_remand(
+    request: JudgeRequest, previous: JudicialOpinion, notes: list[str]
+) -> tuple[dict[str, Any], list[EvidenceRequest]]:
+    """Rule 1: the judge's fields and its standing requests once the answered ones are in."""
     fields: dict[str, Any] = {
         "score": previous.score,
         "argument": previous.argument,
@@ -116,9 +127,14 @@ def revise(request: JudgeRequest) -> JudicialOpinion:
         fields = BY_PERSONA[request.persona](request.dimension, _second_look(request, answered))
         pending = [r for r in pending if not answers(r, request.evidence)]
         notes.append("the evidence the court asked for arrived, so I re-read all of it")
+    return fields, pending
 
+
+def _weigh_peers(request: JudgeRequest, score: int, notes: list[str]) -> int:
+    """Rules 2 and 3: a backed mitigation lifts the Prosecutor, a backed security charge
+    brings the Defense down; only the peers' structured fields are read."""
+    by_id = {e.id: e for e in request.evidence}
     peers = {p.judge: p for p in request.peers if not p.fallback}
-    score = int(fields["score"])
     defense, prosecutor = peers.get("Defense"), peers.get("Prosecutor")
     if request.persona == "Prosecutor" and defense is not None:
         if defense.mitigations and _backed(defense, by_id, "supports") and score < defense.score:
@@ -130,13 +146,15 @@ def revise(request: JudgeRequest) -> JudicialOpinion:
                 score = DEFENSE_CEILING
                 notes.append("the Prosecutor's charge rests on a confirmed security finding, "
                              f"so I concede down to {DEFENSE_CEILING}")
-    if request.persona == "TechLead" and request.round == 1 and not pending:
-        pending = _requests_for(facts)
-        if pending:
-            notes.append(f"I ask the detectives to look again at {len(pending)} missing fact(s)")
+    return score
 
+
+def _revised(
+    request: JudgeRequest, fields: dict[str, Any], pending: list[EvidenceRequest],
+    notes: list[str],
+) -> JudicialOpinion:
+    """The revision as an opinion: the round's rebuttal appended, citations never empty."""
     rebuttal = "; ".join(notes) if notes else "the other judges' points do not change the facts"
-    fields["score"] = max(1, min(5, score))
     fields["argument"] = f"{fields['argument']} [Round {request.round}: {rebuttal}.]"
     fields["cited_evidence"] = [c for c in fields.get("cited_evidence") or [] if c] or [
         NO_EVIDENCE

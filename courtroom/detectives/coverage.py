@@ -12,11 +12,12 @@ from collections.abc import Mapping
 
 from courtroom.detectives.base import Case
 from courtroom.detectives.common import REPO, SCAN_INCOMPLETE, make
+from courtroom.detectives.security import detective as security
 from courtroom.models import Evidence
 
 NAME = "coverage"
 #: Detectives whose failure leaves the security scan incomplete.
-SECURITY_DETECTIVES = frozenset({"security"})
+SECURITY_DETECTIVES = frozenset({security.NAME})
 
 
 def coverage_facts(case: Case, failures: Mapping[str, str]) -> tuple[list[Evidence], list[str]]:

@@ -71,8 +71,6 @@ class JudgeBench:
         #: How many requests share each prompt prefix (the calls a route reserves for).
         self._sizes: dict[Hashable, int] = {}
         self._dispatch: Dispatcher[JudgeRequest, Answer] = Dispatcher(self._one, self.max_workers)
-        #: One line per judge that fell back, for the verdict's errors.
-        self.failures: list[str] = []
         #: Why criteria went to the offline bench (the cost cap), for the verdict's errors.
         self.notes: list[str] = []
 
@@ -162,7 +160,7 @@ class JudgeBench:
         opinion, usage, error = self._call(backend, request)
         latency = round(self._clock() - started, 4)
         self._settle(held, usage, ran=True)
-        self._account(usage, failed=error is not None, request=request, error=error)
+        self._account(usage)
         self.trace.event(
             "judge", "exit", seconds=latency, score=opinion.score, fallback=opinion.fallback,
             transport_retries=usage.transport_retries, output_retries=usage.output_retries,
@@ -235,9 +233,7 @@ class JudgeBench:
             cache_write=usage.cache_write_tokens,
         ), ran=ran)
 
-    def _account(
-        self, usage: JudgeUsage, *, failed: bool, request: JudgeRequest, error: str | None
-    ) -> None:
+    def _account(self, usage: JudgeUsage) -> None:
         with self._lock:
             total = self._usage
             # Every request counts, retries and re-asks included; a rule-based opinion is one.
@@ -255,8 +251,4 @@ class JudgeBench:
                     output_tokens=total.output_tokens,
                     cache_read=total.cache_read_tokens,
                     cache_write=total.cache_write_tokens,
-                )
-            if failed:
-                self.failures.append(
-                    f"judge {request.persona} fell back on {request.dimension.id} ({error})"
                 )

@@ -9,7 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from courtroom.publish.github.annotations import Annotation
+
+@dataclass(frozen=True)
+class Annotation:
+    """One located note on the change under review (a file's lines), platform-neutral."""
+
+    path: str
+    start_line: int
+    end_line: int
+    level: str  # notice | warning | failure
+    title: str
+    message: str
 
 
 @dataclass(frozen=True)

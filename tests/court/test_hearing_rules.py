@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from court_support import CASE, Investigator, opinion, rubric_with, synthesise
-from verdict_builders import make_evidence
+from verdict_builders import make_evidence, make_opinion
 
+from court.support import CASE, Investigator, rubric_with, synthesise
 from courtroom import chief_justice
 from courtroom.court.hearing_rules import answers, revise
 from courtroom.court.session import CourtOutcome, hold_court
@@ -42,8 +42,8 @@ def request(persona: str, previous: JudicialOpinion, peers: Sequence[JudicialOpi
 
 
 def test_backed_mitigation_raises_the_prosecutor_by_one_but_not_past_the_defense() -> None:
-    pros = opinion("Prosecutor", "c", 2, cites=[FOUND.id], charges=["Weak."])
-    backed = opinion("Defense", "c", 3, cites=[FOUND.id], mitigations=["It runs."])
+    pros = make_opinion("Prosecutor", "c", 2, cites=[FOUND.id], charges=["Weak."])
+    backed = make_opinion("Defense", "c", 3, cites=[FOUND.id], mitigations=["It runs."])
     revised = revise(request("Prosecutor", pros, [backed], [FOUND]))
     assert revised.score == 3 and "Round 1" in revised.argument
     again = revise(request("Prosecutor", revised, [backed], [FOUND], round_=2))
@@ -51,8 +51,8 @@ def test_backed_mitigation_raises_the_prosecutor_by_one_but_not_past_the_defense
 
 
 def test_unbacked_mitigation_moves_nobody() -> None:
-    pros = opinion("Prosecutor", "c", 1, cites=[FOUND.id])
-    unbacked = opinion("Defense", "c", 5, cites=[MISSING.id], mitigations=["Trust me."])
+    pros = make_opinion("Prosecutor", "c", 1, cites=[FOUND.id])
+    unbacked = make_opinion("Defense", "c", 5, cites=[MISSING.id], mitigations=["Trust me."])
     assert revise(request("Prosecutor", pros, [unbacked], [FOUND, MISSING])).score == 1
 
 
@@ -60,21 +60,21 @@ def test_a_mitigation_citing_an_adverse_fact_is_not_backed() -> None:
     # Found, but pointing against the criterion: citing it backs no mitigation.
     flaw = make_evidence("Chief justice delegates the verdict to an LLM", found=True,
                          location="src/justice.py:9", direction="adverse")
-    pros = opinion("Prosecutor", "c", 1, cites=[flaw.id])
-    spin = opinion("Defense", "c", 4, cites=[flaw.id], mitigations=["It decides fast."])
+    pros = make_opinion("Prosecutor", "c", 1, cites=[flaw.id])
+    spin = make_opinion("Defense", "c", 4, cites=[flaw.id], mitigations=["It decides fast."])
     assert revise(request("Prosecutor", pros, [spin], [flaw])).score == 1
 
 
 def test_security_charge_lowers_the_defense_to_three() -> None:
-    defense = opinion("Defense", "c", 5, cites=[FOUND.id], mitigations=["Works."])
-    charge = opinion("Prosecutor", "c", 1, cites=[SHELL.id], charges=["Shell injection."])
+    defense = make_opinion("Defense", "c", 5, cites=[FOUND.id], mitigations=["Works."])
+    charge = make_opinion("Prosecutor", "c", 1, cites=[SHELL.id], charges=["Shell injection."])
     assert revise(request("Defense", defense, [charge], [FOUND, SHELL])).score == 3
     uncharged = charge.model_copy(update={"charges": None})
     assert revise(request("Defense", defense, [uncharged], [FOUND, SHELL])).score == 5
 
 
 def test_techlead_asks_for_missing_facts_in_the_first_round_only() -> None:
-    lead = opinion("TechLead", "c", 3, cites=[FOUND.id])
+    lead = make_opinion("TechLead", "c", 3, cites=[FOUND.id])
     first = revise(request("TechLead", lead, [], [FOUND, MISSING]))
     assert first.evidence_requests is not None
     assert first.evidence_requests[0].path == "src/edges.py"
@@ -84,7 +84,7 @@ def test_techlead_asks_for_missing_facts_in_the_first_round_only() -> None:
 
 def test_answered_request_means_a_fresh_look_and_the_request_is_dropped() -> None:
     ask = EvidenceRequest(path="src/edges.py", question="Is it there?")
-    lead = opinion("TechLead", "c", 2, cites=[FOUND.id], requests=[ask])
+    lead = make_opinion("TechLead", "c", 2, cites=[FOUND.id], requests=[ask])
     assert answers(ask, [ANSWER]) == [ANSWER] and answers(ask, [MISSING]) == []
     revised = revise(request("TechLead", lead, [], [FOUND, MISSING, ANSWER], round_=2))
     assert revised.evidence_requests is None
@@ -94,8 +94,8 @@ def test_answered_request_means_a_fresh_look_and_the_request_is_dropped() -> Non
 
 
 def test_revise_is_deterministic_and_refuses_a_first_round() -> None:
-    pros = opinion("Prosecutor", "c", 2, cites=[FOUND.id])
-    peers = [opinion("Defense", "c", 5, cites=[FOUND.id], mitigations=["ok"])]
+    pros = make_opinion("Prosecutor", "c", 2, cites=[FOUND.id])
+    peers = [make_opinion("Defense", "c", 5, cites=[FOUND.id], mitigations=["ok"])]
     assert revise(request("Prosecutor", pros, peers, [FOUND])) == revise(
         request("Prosecutor", pros, peers, [FOUND]))
     with pytest.raises(JudgeError):

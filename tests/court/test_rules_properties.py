@@ -4,11 +4,11 @@ hold."""
 
 from __future__ import annotations
 
-from court_support import CASE, Investigator, ScriptedBackend, opinion, rubric_with, synthesise
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from verdict_builders import make_evidence
+from verdict_builders import make_evidence, make_opinion
 
+from court.support import CASE, Investigator, ScriptedBackend, rubric_with, synthesise
 from courtroom import chief_justice
 from courtroom.court import rules as court_rules
 from courtroom.court.session import hold_court
@@ -46,14 +46,14 @@ def test_final_scores_are_the_chief_justice_s_on_the_final_opinions(
     backend = ScriptedBackend()
     ask = [EvidenceRequest(path="src/c.py", question="more?")] if asks else None
     opening = [
-        opinion(j, "c", revisions[j][0], cites=[SECURITY.id if j == "Prosecutor" else FACT.id],
+        make_opinion(j, "c", revisions[j][0], cites=[SECURITY.id if j == "Prosecutor" else FACT.id],
                 charges=["shell injection"] if j == "Prosecutor" else None,
                 mitigations=["works"] if j == "Defense" else None,
                 requests=ask if j == "TechLead" else None)
         for j in JUDGES
     ]
     for j in JUDGES:
-        backend.enqueue("c", j, *[opinion(j, "c", s, cites=[FACT.id], salt=f"r{n}")
+        backend.enqueue("c", j, *[make_opinion(j, "c", s, cites=[FACT.id], salt=f"r{n}")
                                   for n, s in enumerate(revisions[j][1:], start=1)])
     ticks = iter(range(0, 10_000, 2))
     outcome = hold_court(

@@ -13,10 +13,10 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import pytest
-from court_support import CASE, Investigator, rubric_with, synthesise
 from fakes.anthropic_server import FakeAnthropic, Reply, message, opinion_text, shown_ids
 from verdict_builders import make_evidence
 
+from court.support import CASE, Investigator, rubric_with, synthesise
 from courtroom.court.session import CourtOutcome, hold_court
 from courtroom.judges.anthropic_backend import AnthropicBackend
 from courtroom.judges.base import JudgeRequest

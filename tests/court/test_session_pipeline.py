@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 from builders import Commit, FakeBackend, make_repo
-from court_support import CASE, ScriptedBackend, opinion, rubric_with
+from verdict_builders import make_opinion
 
+from court.support import CASE, ScriptedBackend, rubric_with
 from courtroom import chief_justice
 from courtroom.config import AuditConfig
 from courtroom.court.session import hold_court
@@ -127,8 +128,8 @@ def test_a_remand_that_crashes_is_a_gap_not_a_failed_audit() -> None:
         raise RuntimeError("tree-sitter fell over")
 
     ask = [EvidenceRequest(path="src/x.py", question="there?")]
-    opening = [opinion("Prosecutor", "c", 1), opinion("Defense", "c", 5),
-               opinion("TechLead", "c", 3, requests=ask)]
+    opening = [make_opinion("Prosecutor", "c", 1), make_opinion("Defense", "c", 5),
+               make_opinion("TechLead", "c", 3, requests=ask)]
     trace = Trace()
     outcome = hold_court(rubric_with(["c"]), CASE, {}, {"c": []}, {"c": opening},
                          bench=JudgeBench(ScriptedBackend()), trace=trace,

@@ -12,6 +12,7 @@ from courtroom.judges import JudgeBench, OpinionCache, make_backend
 from courtroom.judges.anthropic_backend import AnthropicBackend
 from courtroom.judges.base import JudgeRequest
 from courtroom.models import FALLBACK_ARGUMENT, JUDGES
+from courtroom.trace import Trace
 
 from .conftest import SECRET, dimension, mixed_evidence
 
@@ -88,12 +89,14 @@ def test_schema_violation_three_times_falls_back(fake, claude, tmp_path):
     assert "score" in fake.requests[2].json["messages"][-1]["content"]
 
     fake.enqueue(bad, bad, bad)
-    bench = JudgeBench(claude, cache=OpinionCache(tmp_path))
+    trace = Trace()
+    bench = JudgeBench(claude, cache=OpinionCache(tmp_path), trace=trace)
     [(opinion, _usage)] = bench.judge([request("Defense")])
     assert opinion.fallback and opinion.score == 3 and opinion.argument == FALLBACK_ARGUMENT
     assert opinion.cited_evidence == [] and opinion.charges is None
     assert opinion.mitigations is None and opinion.remediation is None
-    assert bench.failures and "JudgeOutputError" in bench.failures[0]
+    [exit_event] = [e for e in trace.events if e["event"] == "exit"]
+    assert exit_event["fallback"] and "JudgeOutputError" in exit_event["error"]
     assert not list(tmp_path.rglob("*.json"))  # a fallback is never cached
 
 
@@ -116,9 +119,11 @@ def test_a_slow_answer_within_the_timeout_is_waited_for(fake, sleeps):
 def test_a_slow_answer_past_the_timeout_becomes_a_fallback(fake, sleeps):
     backend = AnthropicBackend(api_key=SECRET, base_url=fake.url, timeout=0.2, sleep=sleeps)
     fake.latency = 0.6
-    bench = JudgeBench(backend)
+    trace = Trace()
+    bench = JudgeBench(backend, trace=trace)
     [(opinion, _usage)] = bench.judge([request()])
-    assert opinion.fallback and "JudgeTransportError" in bench.failures[0]
+    [exit_event] = [e for e in trace.events if e["event"] == "exit"]
+    assert opinion.fallback and "JudgeTransportError" in exit_event["error"]
     assert len(fake.requests) == 3 and bench.usage.calls == 3  # failed requests count too
 
 
@@ -224,7 +229,6 @@ def test_no_environment_secret_reaches_a_request(fake, claude, monkeypatch):
 
 
 def test_trace_records_calls_without_prompt_text(fake, claude):
-    from courtroom.trace import Trace
 
     trace = Trace()
     fake.enqueue(Reply(body=message("nope")), Reply(body=message(opinion_text(4))))

@@ -46,7 +46,6 @@ def test_failed_judge_falls_back_and_the_rest_goes_on():
         by = {o.judge: o for o in out[dimension().id]}
         assert by["Defense"].fallback and by["Defense"].argument == FALLBACK_ARGUMENT
         assert not by["Prosecutor"].fallback and not by["TechLead"].fallback
-        assert len(bench.failures) == 1 and "Defense" in bench.failures[0]
         assert bench.usage.calls == 3 and bench.usage.input_tokens == 20
 
 

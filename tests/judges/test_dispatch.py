@@ -6,7 +6,7 @@ import threading
 import time
 
 from builders import FakeBackend
-from court_support import CASE, rubric_with
+from court.support import CASE, rubric_with
 from fakes.anthropic_server import PromptCache, min_cacheable, tokens
 
 from courtroom.court.session import hold_court

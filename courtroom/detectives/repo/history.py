@@ -8,6 +8,7 @@ single-line data for the listing only.
 from __future__ import annotations
 
 import itertools
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -16,6 +17,7 @@ from pathlib import Path
 from courtroom.detectives.base import Case, detective
 from courtroom.detectives.common import REPO, make
 from courtroom.detectives.repo.workspace import run_git
+from courtroom.git import git_dir
 from courtroom.models import Evidence
 from courtroom.untrusted import one_line
 
@@ -202,6 +204,19 @@ def _count(commits: list[CommitInfo]) -> str:
     return f"{len(commits)} commits"
 
 
+def _why_no_history(root: Path) -> str:
+    """Why no commit could be read, told apart so the fix is the right one."""
+    if not os.path.lexists(root / ".git"):
+        return ("The target is not a git repository (no .git in it). "
+                "Fix: audit a git checkout with its history.")
+    if git_dir(root) is None:
+        return ("The tree's .git (a gitdir file, commondir or alternates) leads outside the "
+                "audited tree, so its history was not read. Fix: audit a full clone, not a "
+                "worktree or a clone that borrows objects from elsewhere.")
+    return ("The repository has no commits, or git log could not read them. "
+            "Fix: audit a git checkout with its history.")
+
+
 @detective(NAME)
 def history(case: Case) -> list[Evidence]:
     """Facts about the commit history: size, authors, timing and its story."""
@@ -209,10 +224,8 @@ def history(case: Case) -> list[Evidence]:
     # Only the target's own repository: never a parent folder's history.
     commits = read_log(ws.root) if (ws.root / ".git").exists() else None
     if commits is None or not commits:
-        return [make(NAME, "Git commit history", False, ".",
-                     "The target is not a git repository or has no commits (git log failed). "
-                     "Fix: audit a git checkout with its history.", 0.95, (*TAGS, "missing"),
-                     direction="adverse")]
+        return [make(NAME, "Git commit history", False, ".", _why_no_history(ws.root), 0.95,
+                     (*TAGS, "missing"), direction="adverse")]
     head = commits[-1].sha
     authors = sorted({c.author for c in commits})
     span_min = (commits[-1].when - commits[0].when).total_seconds() / 60

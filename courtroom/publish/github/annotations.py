@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from courtroom.models import SECURITY_TAG, Verdict
+from courtroom.publish.protocol import Annotation
 from courtroom.render.text import md_line
 
 _LOCATION = re.compile(
@@ -39,27 +39,16 @@ def plain(text: str) -> str:
     return _MENTION.sub(FULL_WIDTH_AT, md_line(text))
 
 
-@dataclass(frozen=True)
-class Annotation:
-    """One annotation, in the shape the Checks API takes."""
-
-    path: str
-    start_line: int
-    end_line: int
-    level: str  # notice | warning | failure
-    title: str
-    message: str
-
-    def as_api(self) -> dict[str, str | int]:
-        """The JSON object for ``output.annotations``."""
-        return {
-            "path": self.path,
-            "start_line": self.start_line,
-            "end_line": self.end_line,
-            "annotation_level": self.level,
-            "title": self.title[:255],
-            "message": self.message[:8000],  # GitHub allows 64 KB; a note needs far less
-        }
+def as_api(annotation: Annotation) -> dict[str, str | int]:
+    """The JSON object the Checks API takes in ``output.annotations``."""
+    return {
+        "path": annotation.path,
+        "start_line": annotation.start_line,
+        "end_line": annotation.end_line,
+        "annotation_level": annotation.level,
+        "title": annotation.title[:255],
+        "message": annotation.message[:8000],  # GitHub allows 64 KB; a note needs far less
+    }
 
 
 def parse_location(location: str) -> tuple[str, int, int] | None:

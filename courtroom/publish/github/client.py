@@ -26,8 +26,8 @@ from github import Auth, Github, GithubException
 from github.IssueComment import IssueComment
 
 from courtroom.errors import PublishError
-from courtroom.publish.github.annotations import Annotation, batches
-from courtroom.publish.protocol import CheckRun
+from courtroom.publish.github.annotations import as_api, batches
+from courtroom.publish.protocol import Annotation, CheckRun
 from courtroom.render.state import COMMENT_MARKER
 
 T = TypeVar("T")
@@ -237,7 +237,7 @@ class Publisher:
                 for run in commit.get_check_runs(check_name=name):
                     if run.external_id == marker:
                         return run
-            first = {**output, "annotations": [a.as_api() for a in chunks[0]]}
+            first = {**output, "annotations": [as_api(a) for a in chunks[0]]}
             return self._repo.create_check_run(
                 name=name, head_sha=head_sha, external_id=marker, status="completed",
                 conclusion=conclusion, output=first,
@@ -265,7 +265,7 @@ class Publisher:
         """PATCH the batches after the first (annotations append); returns how many failed."""
         failed = 0
         for index, chunk in enumerate(chunks, start=2):
-            more = {**output, "annotations": [a.as_api() for a in chunk]}
+            more = {**output, "annotations": [as_api(a) for a in chunk]}
 
             def append(_: int, patch: dict[str, Any] = more) -> None:
                 run.edit(output=patch)

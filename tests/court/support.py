@@ -17,7 +17,7 @@ from typing import Any
 from builders import FakeBackend
 
 from courtroom import chief_justice
-from courtroom.court.session import CourtOutcome, apply_record
+from courtroom.court.session import CourtOutcome
 from courtroom.detectives.base import Case
 from courtroom.errors import JudgeError
 from courtroom.judges.base import JudgeRequest, JudgeUsage
@@ -27,7 +27,6 @@ from courtroom.models import (
     EvidenceRequest,
     JudgeName,
     JudicialOpinion,
-    opinion_id,
 )
 from courtroom.rubric import Rubric, parse_rubric
 
@@ -46,33 +45,6 @@ def rubric_with(ids: Sequence[str], court: Mapping[str, Any] | None = None) -> R
         "synthesis_rules": {"court": dict(court or {})},
     }
     return parse_rubric(json.dumps(data), "test-rubric")
-
-
-def opinion(
-    judge: JudgeName,
-    cid: str,
-    score: int,
-    *,
-    cites: Sequence[str] = ("NO_EVIDENCE",),
-    argument: str | None = None,
-    charges: Sequence[str] | None = None,
-    mitigations: Sequence[str] | None = None,
-    requests: Sequence[EvidenceRequest] | None = None,
-    salt: str = "",
-) -> JudicialOpinion:
-    """One opinion with a stable id."""
-    return JudicialOpinion(
-        opinion_id=opinion_id(judge, cid, f"{salt}:{score}:{','.join(cites)}"),
-        judge=judge,
-        criterion_id=cid,
-        score=score,
-        argument=argument or f"{judge} scores {score}.",
-        cited_evidence=list(cites),
-        charges=list(charges) if charges is not None else None,
-        mitigations=list(mitigations) if mitigations is not None else None,
-        remediation=f"{judge} remediation for {cid}.",
-        evidence_requests=list(requests) if requests else None,
-    )
 
 
 Script = JudicialOpinion | Callable[[JudgeRequest], JudicialOpinion] | JudgeError
@@ -147,9 +119,8 @@ def synthesise(
     """What the pipeline does after the court: rule on the final opinions, attach records."""
     full = {**pool, **outcome.new_evidence}
     return [
-        apply_record(
-            chief_justice.rule(d.id, d.name, outcome.opinions[d.id], full, rubric.parameters),
-            outcome.records.get(d.id),
+        outcome.settle(
+            chief_justice.rule(d.id, d.name, outcome.opinions[d.id], full, rubric.parameters)
         )
         for d in rubric.dimensions
     ]
