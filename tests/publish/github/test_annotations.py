@@ -14,7 +14,7 @@ from verdict_builders import (
 from courtroom.models import JUDGES, Evidence, Verdict
 from courtroom.publish.github.annotations import (
     MAX_ANNOTATIONS,
-    Annotation,
+    as_api,
     batches,
     escape_data,
     escape_property,
@@ -24,6 +24,7 @@ from courtroom.publish.github.annotations import (
     workflow_command,
     workflow_commands,
 )
+from courtroom.publish.protocol import Annotation
 
 
 def test_findings_and_locations() -> None:
@@ -111,7 +112,7 @@ def test_locations_outside_the_repository_lines_are_not_places() -> None:
 
 def test_the_api_shape_caps_title_and_message() -> None:
     note = Annotation("a.py", 1, 2, "notice", "t" * 300, "m" * 9000)
-    shown = note.as_api()
+    shown = as_api(note)
     assert len(str(shown["title"])) == 255 and len(str(shown["message"])) == 8000
     assert (shown["path"], shown["start_line"], shown["end_line"]) == ("a.py", 1, 2)
     assert shown["annotation_level"] == "notice"
