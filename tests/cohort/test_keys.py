@@ -72,8 +72,10 @@ def test_resume_needs_a_commit_a_verdict_and_the_same_key(tmp_path: Path) -> Non
     assert not can_resume(folder, key)  # no verdict yet
     (folder / "verdict.json").write_text("{}", encoding="utf-8")
     assert can_resume(folder, key)
-    assert not can_resume(folder, {**key, "commit": None})
     assert not can_resume(folder, {**key, "commit": "b" * 40})
+    unknown = {**key, "commit": None}  # an unknown tree might have changed since
+    write_key(folder, unknown)
+    assert not can_resume(folder, unknown)
 
 
 def test_a_damaged_stored_key_is_no_key(tmp_path: Path) -> None:

@@ -71,7 +71,9 @@ def _verdict_citing(facts: list[Evidence], score: int) -> Verdict:
     pool = {e.id: e for e in facts}
     opinions = [make_opinion(j, "c", score, cites=list(pool)) for j in JUDGES]
     base = make_verdict()
-    criterion = make_criterion("c", "Criterion", opinions, pool)
+    # The score is set, not synthesised: a penalty for citing a missing fact would move it.
+    criterion = make_criterion("c", "Criterion", opinions, pool).model_copy(
+        update={"final_score": score})
     return base.model_copy(update={"evidences": pool, "criteria": [criterion]})
 
 
