@@ -6,6 +6,7 @@ Evidence flows from detectives to judges; opinions from judges to the chief just
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Literal, get_args
 
@@ -38,6 +39,15 @@ NO_EVIDENCE = "NO_EVIDENCE"
 EVIDENCE_NAMESPACE = uuid.UUID("24aa9a70-f0cb-58ce-9814-ef51f8694ac2")
 
 FALLBACK_ARGUMENT = "System Error: Judicial evaluation failed after retries."
+
+
+_LINE_SUFFIX = re.compile(r":\d+(?:-\d+)?$")
+
+
+def location_path(location: str) -> str:
+    """The path part of a ``path:line`` or ``path:start-end`` location (the location itself
+    when it has no line). Only a trailing line number is cut: a file name may hold ``:``."""
+    return _LINE_SUFFIX.sub("", location.strip())
 
 
 def evidence_id(detective: str, goal: str, location: str, content: str | None) -> str:

@@ -38,6 +38,7 @@ from courtroom.models import (
     Evidence,
     EvidenceRequest,
     JudicialOpinion,
+    location_path,
     opinion_id,
 )
 
@@ -66,7 +67,7 @@ def _backed(opinion: JudicialOpinion, evidence: Mapping[str, Evidence], directio
 
 def _superseded(item: Evidence, answered: Iterable[EvidenceRequest]) -> bool:
     """Whether a not-found fact sits where an answered request pointed."""
-    path = item.location.split(":", 1)[0]
+    path = location_path(item.location)
     return any(r.path == path or (r.symbol and r.symbol in item.goal) for r in answered)
 
 
@@ -74,7 +75,7 @@ def _requests_for(facts: Facts) -> list[EvidenceRequest]:
     """One request per repository file where a wanted fact was looked for and not found."""
     asked: list[EvidenceRequest] = []
     for item in facts.missing:
-        path = item.location.split(":", 1)[0].strip()
+        path = location_path(item.location)
         # Only real repository paths can be looked at again (not ".", PDF pages, commits).
         if path in ("", ".") or path.startswith("pdf") or _SHA.match(path):
             continue

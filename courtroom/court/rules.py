@@ -19,6 +19,7 @@ from courtroom.models import (
     EvidenceGap,
     EvidenceRequest,
     JudicialOpinion,
+    location_path,
 )
 from courtroom.rubric import CourtParameters, Rubric
 from courtroom.untrusted import clip
@@ -183,7 +184,7 @@ def answers(request: EvidenceRequest, evidence: Iterable[Evidence]) -> list[Evid
     for item in evidence:
         if not item.found:
             continue
-        where = item.location.split(":", 1)[0]
+        where = location_path(item.location)
         text = f"{item.goal} {item.content or ''}"
         at_path = bool(path) and (where == path or where.endswith("/" + path) or path in text)
         if at_path or (bool(request.symbol) and str(request.symbol) in text):

@@ -244,11 +244,11 @@ class JudgeBench:
             total.cache_write_tokens += usage.cache_write_tokens
             if usage.requests:
                 self._answered += 1
-            if self.backend.name != "offline":
-                total.estimated_cost_usd = estimate_usd(
-                    total.model,
-                    input_tokens=total.input_tokens,
-                    output_tokens=total.output_tokens,
-                    cache_read=total.cache_read_tokens,
-                    cache_write=total.cache_write_tokens,
-                )
+            # A rule-based backend reports no tokens, so its estimate stays 0.
+            total.estimated_cost_usd = estimate_usd(
+                total.model,
+                input_tokens=total.input_tokens,
+                output_tokens=total.output_tokens,
+                cache_read=total.cache_read_tokens,
+                cache_write=total.cache_write_tokens,
+            )

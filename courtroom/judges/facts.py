@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from courtroom.chief_justice import keyword_in
-from courtroom.models import SECURITY_TAG, Evidence
+from courtroom.models import SECURITY_TAG, Evidence, location_path
 from courtroom.rubric import DEFAULT_KEYWORDS
 from courtroom.untrusted import one_line
 
@@ -46,7 +46,7 @@ def place(location: str) -> str:
         return f"the PDF report (page {page.group(1)})"
     if _SHA.match(loc.lower()):
         return f"commit {loc[:7]}"
-    path = loc.split(":", 1)[0] if ":" in loc and not loc.startswith("pdf") else loc
+    path = location_path(loc) if not loc.startswith("pdf") else loc
     return path or "the repository"
 
 

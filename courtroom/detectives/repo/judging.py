@@ -22,7 +22,7 @@ from courtroom.detectives.repo.judging_facts import (
 from courtroom.detectives.repo.personas import find_prompts, similarities
 from courtroom.detectives.repo.python_facts import RETRY, structured_calls, synthesis_functions
 from courtroom.detectives.repo.source import no_python
-from courtroom.models import Evidence
+from courtroom.models import Evidence, location_path
 from courtroom.untrusted import clip
 
 MAX_ITEMS = 12
@@ -40,7 +40,7 @@ def structured_output(case: Case) -> list[Evidence]:
     name, tags = "structured_output", (REPO, "structured_output")
     if not index.files:
         return [no_python(name, "Judge output bound to a schema", index, ("structured_output",))]
-    calls = [c for c in structured_calls(index) if not is_test_path(c.location.split(":")[0])]
+    calls = [c for c in structured_calls(index) if not is_test_path(location_path(c.location))]
     models = llm_files(index)
     out: list[Evidence] = []
     if calls:
@@ -149,7 +149,7 @@ def chief_justice(case: Case) -> list[Evidence]:
         return [no_python(name, "Chief justice synthesis code", index, ("synthesis",))]
     homes = {sf.path for sf in justice_files(index)}
     facts = [f for f in synthesis_functions(index)
-             if _CJ.search(f.name) or f.location.split(":")[0] in homes]
+             if _CJ.search(f.name) or location_path(f.location) in homes]
     if not facts:
         return [make(name, "Chief justice synthesis code", False, ".",
                      "No function or module named like a chief justice, synthesis or verdict. "

@@ -39,11 +39,14 @@ RULES: dict[str, tuple[re.Pattern[str], ...]] = {
 }
 
 
-def code_text(sf: SourceFile) -> str:
-    """The file's source with comments and docstrings blanked (line numbers kept)."""
+def code_text(sf: SourceFile, *, strings: bool = True) -> str:
+    """The file's source with comments and docstrings blanked (line numbers kept); with
+    ``strings=False`` every string literal too, so code quoted as data (a prompt, a
+    generated fixture) is not read as code."""
     data = bytearray(sf.source)
     for node in walk(sf.root):
-        if node.type == "comment" or _docstring(node):
+        if node.type == "comment" or _docstring(node) or (not strings
+                                                           and node.type == "string"):
             for i in range(node.start_byte, node.end_byte):
                 if data[i] not in (10, 13):
                     data[i] = 32
@@ -86,7 +89,7 @@ def _hits(files: list[SourceFile], pattern: re.Pattern[str]) -> list[Hit]:
 def llm_files(index: SourceIndex) -> list[SourceFile]:
     """Non-test files whose code calls a model."""
     return [sf for sf in index.files if not is_test_path(sf.path)
-            and MODEL_CALL.search(code_text(sf))]
+            and MODEL_CALL.search(code_text(sf, strings=False))]
 
 
 def free_text_parsing(index: SourceIndex) -> list[Hit]:

@@ -15,7 +15,7 @@ from courtroom.detectives.repo.graph import (
 )
 from courtroom.detectives.repo.graph_checks import broken_imports, dead_ends, uneven_joins
 from courtroom.detectives.repo.source import no_python
-from courtroom.models import Evidence
+from courtroom.models import Evidence, location_path
 
 NAME = "graph"
 TAGS = (REPO, "graph")
@@ -89,7 +89,7 @@ def _runnable(index: SourceIndex, facts: GraphFacts) -> list[Evidence]:
                         f"length ({branches}), so it runs once per arrival instead of once. "
                         f"Fix: join them with one list edge, add_edge([...], \"{target}\"), "
                         "or even out the branches.", 0.7, tags, direction="adverse"))
-    wiring = sorted({loc.split(":")[0] for loc in facts.nodes.values()})
+    wiring = sorted({location_path(loc) for loc in facts.nodes.values()})
     files = [sf for sf in index.files if sf.path in wiring]
     broken = broken_imports(index, files)
     if broken:

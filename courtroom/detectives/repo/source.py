@@ -7,7 +7,7 @@ from courtroom.detectives.common import REPO, is_test_path, make
 from courtroom.detectives.parsing import SourceIndex, source_index
 from courtroom.detectives.repo.graph import graph_facts
 from courtroom.detectives.repo.python_facts import ClassFact, classes
-from courtroom.models import Evidence
+from courtroom.models import Evidence, location_path
 from courtroom.untrusted import clip
 
 #: Topic tags of every repository dimension: a repo without Python concerns all of them.
@@ -72,7 +72,7 @@ def state_facts(case: Case) -> list[Evidence]:
     name, tags = "state", (REPO, "state")
     if not index.files:
         return [no_python(name, "Typed state definitions", index, ("state",))]
-    found = [c for c in classes(index) if not is_test_path(c.location.split(":")[0])]
+    found = [c for c in classes(index) if not is_test_path(location_path(c.location))]
     if not found:
         return [make(name, "Typed graph state", False, ".",
                      f"No class deriving from BaseModel or TypedDict in {len(index.files)} "

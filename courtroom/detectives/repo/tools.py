@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from courtroom.detectives.base import Case, detective
 from courtroom.detectives.common import REPO, is_test_path, make
@@ -28,6 +29,9 @@ from courtroom.untrusted import clip
 
 NAME = "tools"
 TAGS = (REPO, "tools", "sandbox")
+#: What a subprocess call's command is: an argument list, a shell-style string, or a value
+#: the detective cannot resolve (never called a string: that would be a claim unproven).
+Form = Literal["list", "string", "unknown"]
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,7 @@ class ToolCall:
     location: str
     excerpt: str
     shell: bool = False
-    listed: bool = True
+    form: Form = "list"
 
 
 _SUBPROCESS = {"run", "Popen", "call", "check_call", "check_output"}
@@ -52,21 +56,46 @@ _AUTH = re.compile(r"authenticat|auth_?error|credential|permission denied|could 
                    r"username|terminal_?prompt|\b40[13]\b")
 
 
-def _is_list(sf: SourceFile, arg: Node) -> bool:
-    """Whether a command argument is a list: a literal, ``list(...)``, or a variable the
-    enclosing function assigns a list to."""
+_LIST_TYPE = r"(?:list|List|Sequence|tuple|Tuple)\b"
+
+
+def _form(sf: SourceFile, arg: Node) -> Form:
+    """``"list"``, ``"string"`` or ``"unknown"`` for a command argument: a literal, a call
+    of ``list(...)`` or of a function of this file annotated to return a list, or a variable
+    the enclosing function assigns one of those to."""
     if arg.type in ("list", "list_comprehension"):
-        return True
-    if arg.type == "call" and sf.text(arg.child_by_field_name("function")) == "list":
-        return True
+        return "list"
+    if arg.type in ("string", "concatenated_string"):
+        return "string"
+    if arg.type == "binary_operator" and any(c.type == "string" for c in arg.children):
+        return "string"
+    if arg.type == "call":
+        return "list" if _returns_list(sf, sf.text(arg.child_by_field_name("function"))) \
+            else "unknown"
     if arg.type != "identifier":
-        return False
+        return "unknown"
     scope = enclosing(arg, ("function_definition",)) or sf.root
     var = re.escape(sf.text(arg))
     body = sf.text(scope)
     # Assigned a list (literal or list(...)), or declared a list parameter or variable.
-    return bool(re.search(rf"\b{var}\s*(?::\s*list\b[^=\n]*)?=\s*(?:\[|list\s*\()", body)
-                or re.search(rf"\b{var}\s*:\s*(?:list|List|Sequence|tuple|Tuple)\b", body))
+    if (re.search(rf"\b{var}\s*(?::\s*list\b[^=\n]*)?=\s*(?:\[|list\s*\()", body)
+            or re.search(rf"\b{var}\s*:\s*{_LIST_TYPE}", body)):
+        return "list"
+    called = re.search(rf"\b{var}\s*=\s*([A-Za-z_][\w.]*)\s*\(", body)
+    if called and _returns_list(sf, called.group(1)):
+        return "list"
+    if re.search(rf"\b{var}\s*(?::\s*str\b[^=\n]*)?=\s*[rRfFbBuU]{{0,2}}['\"]", body):
+        return "string"
+    return "unknown"
+
+
+def _returns_list(sf: SourceFile, function: str) -> bool:
+    """Whether ``function`` is ``list`` or defined in this file with a list return type."""
+    name = function.rsplit(".", 1)[-1]
+    if function == "list":
+        return True
+    return bool(re.search(rf"def {re.escape(name)}\s*\([^)]*\)\s*->\s*"
+                          rf"(?:Optional\[)?\s*{_LIST_TYPE}", sf.text(sf.root), re.S))
 
 
 def _scan(sf: SourceFile) -> list[ToolCall]:
@@ -82,13 +111,15 @@ def _scan(sf: SourceFile) -> list[ToolCall]:
         positional, keywords = call_arguments(caps["call.args"][0])
         if obj == "subprocess" and name in _SUBPROCESS:
             shell = "shell" in keywords and sf.text(keywords["shell"]) != "False"
-            listed = bool(positional) and _is_list(sf, positional[0])
-            form = "argument list" if listed else "command string or unknown form"
-            out.append(ToolCall(f"subprocess.{name} with {form}" + (", shell=True" if shell
+            form = _form(sf, positional[0]) if positional else "unknown"
+            what = {"list": "an argument list", "string": "a command string"}.get(
+                form, "a command the detective could not resolve")
+            out.append(ToolCall(f"subprocess.{name} with {what}" + (", shell=True" if shell
                                                                     else ""),
-                                sf.loc(call), excerpt, shell, listed))
+                                sf.loc(call), excerpt, shell, form))
         elif obj == "os" and name in ("system", "popen"):
-            out.append(ToolCall(f"os.{name} (shell string)", sf.loc(call), excerpt, True, False))
+            out.append(ToolCall(f"os.{name} (shell string)", sf.loc(call), excerpt, True,
+                                "string"))
         elif name in _TEMP:
             out.append(ToolCall(f"tempfile.{name}", sf.loc(call), excerpt))
         elif name == "clone_from":
@@ -135,6 +166,28 @@ def _sandbox(texts: dict[str, str], calls: list[tuple[SourceFile, ToolCall]],
                    "clone into tempfile.TemporaryDirectory().")
 
 
+def _commands(calls: list[ToolCall], where: str) -> Evidence:
+    """Whether commands run as argument lists, without a shell."""
+    # Only a shell or a proven command string is a defect: a value the detective cannot
+    # resolve, run without a shell, is not shown to be injectable.
+    unsafe = [c for c in calls if c.shell or c.form == "string"]
+    unresolved = [c for c in calls if c.form == "unknown" and not c.shell]
+    held = ("Every subprocess call passes an argument list and none uses shell=True or "
+            "os.system." if not unresolved else
+            f"No call uses shell=True or os.system and no command is a string; "
+            f"{len(unresolved)} call(s) pass a command the detective could not resolve, "
+            f"without a shell (first at {unresolved[0].location}).")
+    if not unsafe:
+        return _aspect("Commands run as argument lists, without a shell", True, where, held, "")
+    first = unsafe[0]
+    why = ("a shell string can be injected into" if first.shell else "a command string "
+           "without a shell runs as one program name, and the usual next step, shell=True, "
+           "can be injected into")
+    return _aspect("Commands run as argument lists, without a shell", False, first.location,
+                   "", f"{first.kind}: {why}. Fix: pass an argument list and drop "
+                   "shell=True / os.system.", content=first.excerpt, seen=True)
+
+
 @detective(NAME)
 def tools(case: Case) -> list[Evidence]:
     """The clone tool's sandbox, command form, error checks, URL validation, auth errors."""
@@ -159,15 +212,7 @@ def tools(case: Case) -> list[Evidence]:
                            "that runs git in a temporary directory.", 0.75))
     scoped = [(sf, c) for sf, c in calls if sf in scope]
     out.append(_sandbox(texts, scoped, where))
-    unsafe = [c for _sf, c in calls if c.shell or (c.kind.startswith("subprocess")
-                                                   and not c.listed)]
-    out.append(_aspect("Commands run as argument lists, without a shell", not unsafe,
-                       unsafe[0].location if unsafe else where,
-                       "Every subprocess call passes an argument list and none uses "
-                       "shell=True or os.system.",
-                       f"{unsafe[0].kind if unsafe else ''}: a shell string can be injected "
-                       "into. Fix: pass an argument list and drop shell=True / os.system.",
-                       content=unsafe[0].excerpt if unsafe else None, seen=bool(unsafe)))
+    out.append(_commands([c for _sf, c in calls], where))
     text = "\n".join(texts.values())
     out.append(_aspect("Command failures checked", bool(_CHECKED.search(text)), where,
                        "The clone code checks failures (check=True, returncode or an except "

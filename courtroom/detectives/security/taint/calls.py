@@ -1,22 +1,21 @@
-"""Calls: sinks, sanitisers, sources, container updates, and calls into the repository."""
+"""Calls: sinks, sanitisers, sources, conversions, and calls into the repository.
+
+A method on a value whose type is not known is left to :mod:`methods`.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from courtroom.detectives.parsing import Node
-from courtroom.detectives.security.taint import library
-from courtroom.detectives.security.taint.exprs import shell_program
-from courtroom.detectives.security.taint.library import FILE_CONTENT_KINDS
+from courtroom.detectives.security.taint import library, methods
+from courtroom.detectives.security.taint.frame import Args, Frame
 from courtroom.detectives.security.taint.program import Bound, ClassRef, FuncRef, Instance
-from courtroom.detectives.security.taint.stmts import bind
 from courtroom.detectives.security.taint.values import (
-    ALL,
     CLEAN,
     LOCAL,
-    MAX_CONST,
     SHELL,
     XPATH,
     XSS,
@@ -27,20 +26,13 @@ from courtroom.detectives.security.taint.values import (
     tainted,
 )
 
-if TYPE_CHECKING:
-    from courtroom.detectives.security.taint.frame import Frame
-
-Args = tuple[list[Val], dict[str, Val]]
 #: A function whose name says it escapes text for HTML/XML is an escaper, wherever it lives.
 _ESCAPER = re.compile(r"escape", re.I)
-_STR_METHODS = frozenset({"upper", "lower", "strip", "lstrip", "rstrip", "replace", "split",
-                          "rsplit", "join", "format", "startswith", "endswith", "find",
-                          "encode", "decode", "title", "capitalize", "zfill", "partition",
-                          "splitlines", "count", "casefold", "removeprefix", "removesuffix"})
 _PATHS = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "os.path.join",
                     "Path", "os.fspath"})
 _RESPONSES = frozenset({"flask.make_response", "flask.Response", "werkzeug.Response",
                         "make_response", "Response"})
+_CASTS: dict[str, Callable[[Any], object]] = {"int": int, "float": float, "bool": bool}
 
 
 def arguments(frame: Frame, node: Node | None) -> Args:
@@ -71,7 +63,7 @@ def call(frame: Frame, node: Node) -> Val:
         method = frame.sf.text(fn.child_by_field_name("attribute"))
         receiver = frame.eval(obj)
         if receiver.ref is None and not isinstance(receiver.inst, Instance):
-            return _method(frame, node, obj, receiver, method, args)
+            return methods.call(frame, node, obj, receiver, method, args)
         callee = frame.eval(fn)
     else:
         callee = frame.eval(fn)
@@ -113,15 +105,10 @@ def _library(frame: Frame, node: Node, name: str, args: Args) -> Val:
         return merge(positional)
     sink = library.SINKS.get(name)
     if sink is not None:
-        frame.engine.sink(frame, node, sink, _argument(positional, keywords, sink), name)
+        frame.engine.sink(frame, node, sink, sink.argument(positional, keywords), name)
     if name in library.LOCAL_SOURCES or name in library.LOCAL_ATTRS:
         return tainted(LOCAL, frame.at(node, f"reads local input ({frame.text(node)})"))
     return _builtin(frame, node, name, positional, keywords)
-
-
-#: A format width large enough to build a huge string from a tiny literal.
-_WIDE = re.compile(r"[{%][^}]*?\d{4,}")
-_CASTS: dict[str, Callable[[Any], object]] = {"int": int, "float": float, "bool": bool}
 
 
 def _cast(fn: Callable[[Any], object], value: Val) -> Val:
@@ -130,12 +117,6 @@ def _cast(fn: Callable[[Any], object], value: Val) -> Val:
         return const(fn(value.const))
     except (TypeError, ValueError, OverflowError):
         return CLEAN
-
-
-def _argument(positional: list[Val], keywords: dict[str, Val], sink: library.Sink) -> Val:
-    if sink.keyword is not None and sink.keyword in keywords:
-        return keywords[sink.keyword]
-    return positional[sink.arg] if len(positional) > sink.arg else CLEAN
 
 
 def _builtin(frame: Frame, node: Node, name: str, positional: list[Val],
@@ -179,129 +160,14 @@ def _process(frame: Frame, node: Node, name: str, command: Val,
         head = command.seq[0]
         if head.tainted:
             frame.engine.sink(frame, node, sink, head, name)
-        elif shell_program(command) and len(command.seq) > 1:
+        elif _shell_program(command) and len(command.seq) > 1:
             frame.engine.sink(frame, node, sink, merge(command.seq[1:]), name)
     elif not command.flags & {"list", "opaque"}:
         frame.engine.sink(frame, node, sink, command, name)
     return merge([command]).clean(frozenset({SHELL}))
 
 
-def _method(frame: Frame, node: Node, obj: Node | None, receiver: Val, method: str,
-            args: Args) -> Val:
-    """A method on a value of unknown type: containers, strings, paths, sinks, sources."""
-    positional, keywords = args
-    if "request" in receiver.flags:
-        return tainted(ALL, frame.at(node, f"reads request data ({frame.text(node)})"))
-    updated = _mutate(receiver, method, positional)
-    if updated is not None and obj is not None:
-        bind(frame, obj, updated[0])
-        return updated[1]
-    lookup = _lookup(receiver, method, positional, keywords)
-    if lookup is not None:
-        return lookup
-    sink = library.METHOD_SINKS.get(method)
-    if sink is not None:
-        frame.engine.sink(frame, node, sink, _argument(positional, keywords, sink), method)
-    if method in library.PATH_METHODS and "path" in receiver.flags:
-        frame.engine.sink(frame, node, library.SINKS["open"], receiver, method)
-    if method in _STR_METHODS and receiver.known() and all(p.known() for p in positional):
-        folded = _fold_method(receiver, method, positional)
-        if folded is not None:
-            return folded
-    if method in library.CLEAN_METHODS:
-        return CLEAN
-    if method in library.NORMALISERS:
-        return Val(kinds=receiver.kinds, flags=receiver.flags | {"path", "normalised"},
-                   steps=receiver.steps)
-    if method in ("parse_args", "parse_known_args", "invoke", "ainvoke"):
-        return tainted(LOCAL, frame.at(node, f"reads input ({frame.text(node)})"))
-    if method in library.LOCAL_METHODS:
-        # What a file holds is the file's, not its name's: reading never forwards the
-        # path's taint, it reads content that must not reach a shell, eval or a query.
-        return tainted(FILE_CONTENT_KINDS, frame.at(node, f"reads input ({frame.text(node)})"))
-    out = merge([receiver, *positional, *keywords.values()])
-    if method in ("joinpath", "with_name", "with_suffix", "parent"):
-        return Val(kinds=out.kinds, flags=receiver.flags & {"path"}, steps=out.steps)
-    return out
-
-
-def _fold_method(receiver: Val, method: str, positional: list[Val]) -> Val | None:
-    if method == "join" and positional and positional[0].seq is not None:
-        parts = positional[0].seq
-        if not all(p.known() for p in parts):
-            return None
-        values: list[object] = [p.const for p in parts]
-    else:
-        values = [p.const for p in positional]
-    if _WIDE.search(str(receiver.const)) or (method == "zfill" and values and
-                                              not (isinstance(values[0], int) and
-                                                   values[0] <= MAX_CONST)):
-        return None  # a hostile width ("{:>999999999}") must not exhaust memory
-    try:
-        result = getattr(receiver.const, method)(*([values] if method == "join" else values))
-    except (TypeError, ValueError, AttributeError, IndexError, KeyError):
-        return None
-    if isinstance(result, list):
-        return Val(seq=tuple(const(x) for x in result), flags=frozenset({"list"}))
-    return const(result)
-
-
-def _mutate(receiver: Val, method: str, positional: list[Val]) -> tuple[Val, Val] | None:
-    """(new receiver, call result) for list/dict/config updates, else None."""
-    if method in ("append", "add") and positional:
-        seq = (receiver.seq or ()) + (positional[0],) if receiver.seq is not None or \
-            not receiver.tainted else None
-        return _with(receiver, seq=seq, extra=positional[0]), CLEAN
-    if method == "insert" and len(positional) == 2 and receiver.seq is not None and \
-            positional[0].known() and isinstance(positional[0].const, int):
-        grown = list(receiver.seq)
-        grown.insert(positional[0].const, positional[1])
-        return _with(receiver, seq=tuple(grown), extra=positional[1]), CLEAN
-    if method == "pop" and receiver.seq is not None:
-        index = positional[0].const if positional and positional[0].known() else -1
-        if isinstance(index, int) and receiver.seq and -len(receiver.seq) <= index < \
-                len(receiver.seq):
-            rest = list(receiver.seq)
-            taken = rest.pop(index)
-            return _with(receiver, seq=tuple(rest)), taken
-    if method == "set" and len(positional) == 3 and receiver.items is not None:
-        section, key, value = positional
-        if section.known() and key.known():
-            items = dict(receiver.items)
-            items[(section.const, key.const)] = value
-            return _with(receiver, items=tuple(items.items()), extra=value), CLEAN
-    if method in ("add_section", "clear_cache"):
-        return receiver, CLEAN
-    return None
-
-
-def _with(receiver: Val, *, seq: tuple[Val, ...] | None = None,
-          items: tuple[tuple[object, Val], ...] | None = None, extra: Val = CLEAN) -> Val:
-    parts = list(seq) if seq is not None else [x for _, x in items] if items is not None \
-        else [receiver, extra]
-    out = merge(parts)
-    return Val(kinds=out.kinds, seq=seq, items=items if items is not None else receiver.items,
-               flags=receiver.flags, steps=out.steps)
-
-
-def _lookup(receiver: Val, method: str, positional: list[Val],
-            keywords: dict[str, Val]) -> Val | None:
-    """``get``/``getlist``/``values`` on a container whose contents are known."""
-    if receiver.items is None:
-        return None
-    default = positional[-1] if len(positional) in (2, 3) and method == "get" else \
-        keywords.get("fallback", CLEAN)
-    if method == "get" and positional and positional[0].known():
-        items = dict(receiver.items)
-        key: object = positional[0].const
-        if len(positional) >= 2 and positional[1].known() and (key, positional[1].const) in items:
-            return items[(key, positional[1].const)]
-        if isinstance(key, str | int | tuple) and key in items:
-            return items[key]
-        return default if len(positional) != 3 else CLEAN
-    if method in ("values", "items"):
-        return Val(kinds=receiver.kinds, seq=None, steps=receiver.steps,
-                   flags=frozenset({"list"}))
-    if method == "keys":
-        return Val(seq=tuple(const(k) for k, _ in receiver.items), flags=frozenset({"list"}))
-    return None
+def _shell_program(value: Val) -> bool:
+    """Whether a command list starts with a shell (``sh -c ...``)."""
+    head = value.seq[0] if value.seq else None
+    return head is not None and "shell" in head.flags

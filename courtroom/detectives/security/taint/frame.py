@@ -1,26 +1,71 @@
-"""One activation of the interpreter: a function body (or a module) and its variables."""
+"""One activation of the interpreter, and what it asks of the interpreter running it.
+
+The expression, statement and call modules reach each other only through the frame's
+``engine``, typed here as the :class:`Interpreter` protocol: this module imports none of
+them, so they all sit below the engine that wires them together and none imports another
+in a loop.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from courtroom.detectives.parsing import Node, SourceFile
-from courtroom.detectives.security.taint import calls, exprs, stmts
+from courtroom.detectives.security.taint.library import Sink
+from courtroom.detectives.security.taint.program import ClassRef, FuncRef, Instance, Program
 from courtroom.detectives.security.taint.values import CLEAN, Step, Val
 
-if TYPE_CHECKING:
-    from courtroom.detectives.security.taint.engine import Engine
-    from courtroom.detectives.security.taint.program import Instance
-
 Env = dict[str, Val]
+#: Positional and keyword argument values of a call.
+Args = tuple[list[Val], dict[str, Val]]
+
+
+class Interpreter(Protocol):
+    """The services a frame's code needs: evaluation, execution, calls, sinks, names."""
+
+    program: Program
+
+    def evaluate(self, frame: Frame, node: Node) -> Val:
+        """The abstract value of an expression."""
+
+    def call(self, frame: Frame, node: Node) -> Val:
+        """The abstract value of a call expression (recording any sink it reaches)."""
+
+    def execute(self, frame: Frame, block: Node | None, env: Env | None) -> Env | None:
+        """Run a block from ``env``; None when every path through it leaves."""
+
+    def bind(self, frame: Frame, target: Node | None, value: Val) -> None:
+        """Assign a value to an assignment target."""
+
+    def module_env(self, sf: SourceFile) -> Env:
+        """A module's globals after its top level ran."""
+
+    def global_value(self, sf: SourceFile, name: str) -> Val:
+        """An unbound name: a builtin or a global of this module's own scope."""
+
+    def qualified(self, name: str, at: Step) -> Val:
+        """The value a dotted name denotes."""
+
+    def call_function(self, caller: Frame, node: Node, func: FuncRef, args: Args,
+                      instance: Instance | None) -> Val:
+        """Interpret a repository function on abstract arguments."""
+
+    def construct(self, caller: Frame, node: Node, cls: ClassRef, args: Args) -> Val:
+        """An instance of a repository class, its ``__init__`` run on the arguments."""
+
+    def sink(self, frame: Frame, node: Node, sink: Sink, value: Val, callee: str) -> None:
+        """Record a flow when ``value`` carries taint the sink cares about."""
+
+    def returned(self, frame: Frame, node: Node, value: Val) -> None:
+        """A return statement's value."""
 
 
 @dataclass
 class Frame:
     """Variables of one activation, plus where its returns and loop exits go."""
 
-    engine: Engine
+    engine: Interpreter
     sf: SourceFile
     env: Env
     module_env: Env
@@ -50,16 +95,16 @@ class Frame:
 
     def eval(self, node: Node | None) -> Val:
         """The abstract value of an expression."""
-        return CLEAN if node is None else exprs.evaluate(self, node)
+        return CLEAN if node is None else self.engine.evaluate(self, node)
 
     def call(self, node: Node) -> Val:
         """The abstract value of a call (recording any sink it reaches)."""
-        return calls.call(self, node)
+        return self.engine.call(self, node)
 
     def run(self, block: Node | None, env: Env | None) -> Env | None:
         """Execute a block from ``env``; None when every path through it leaves."""
-        return stmts.execute(self, block, env)
+        return self.engine.execute(self, block, env)
 
     def bind(self, target: Node | None, value: Val) -> None:
         """Assign ``value`` to an assignment target (a name, a pattern, an item ...)."""
-        stmts.bind(self, target, value)
+        self.engine.bind(self, target, value)

@@ -8,13 +8,9 @@ refusal of quotes (the value cannot leave a quoted SQL or XPath literal).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from courtroom.detectives.parsing import Node
+from courtroom.detectives.security.taint.frame import Env, Frame
 from courtroom.detectives.security.taint.values import ALL, CODE, PATH, SQL, XPATH
-
-if TYPE_CHECKING:
-    from courtroom.detectives.security.taint.frame import Env, Frame
 
 _VALIDATORS = frozenset({"isdigit", "isnumeric", "isdecimal", "isalnum", "isalpha",
                          "isidentifier", "isascii_digits"})

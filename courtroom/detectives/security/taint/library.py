@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from courtroom.detectives.security.taint.values import (
     ALL,
+    CLEAN,
     CODE,
     DESER,
     LDAP,
@@ -19,6 +20,7 @@ from courtroom.detectives.security.taint.values import (
     SQL,
     XPATH,
     XSS,
+    Val,
 )
 
 
@@ -31,6 +33,12 @@ class Sink:
     cwe: int
     arg: int = 0
     keyword: str | None = None
+
+    def argument(self, positional: list[Val], keywords: dict[str, Val]) -> Val:
+        """The value of the sink's argument in a call (clean when the call omits it)."""
+        if self.keyword is not None and self.keyword in keywords:
+            return keywords[self.keyword]
+        return positional[self.arg] if len(positional) > self.arg else CLEAN
 
 
 _SHELL = Sink(SHELL, "shell-injection", 78)

@@ -1,0 +1,143 @@
+"""Calls into the repository: a function interpreted on its caller's abstract arguments.
+
+A callee sees its arguments' taint and identity, not their constants or contents, so its
+result can be memoised per argument shape (and, for a method, per object state) and holds
+for every caller with that shape. Calls are followed to a fixed depth; recursion is cut.
+"""
+
+from __future__ import annotations
+
+from courtroom.detectives.parsing import Node, SourceFile
+from courtroom.detectives.security.taint.frame import Args, Frame
+from courtroom.detectives.security.taint.program import ClassRef, FuncRef, Instance
+from courtroom.detectives.security.taint.values import CLEAN, Val, join, merge
+
+#: How deep calls into the repository are followed from a root.
+MAX_DEPTH = 3
+Key = tuple[int, str, tuple[object, ...]]
+
+
+def _shape(v: Val) -> object:
+    return (v.kinds, v.ref, id(v.inst) if v.inst is not None else 0, v.flags)
+
+
+def _opaque(v: Val) -> Val:
+    """An argument as a callee sees it: taint and identity, not constants or contents.
+
+    Calls are memoised by argument shape; a callee that saw constants or container
+    contents could return a result that holds only for the first caller.
+    """
+    return Val(kinds=v.kinds, ref=v.ref, inst=v.inst, flags=v.flags, steps=v.steps)
+
+
+def _inert(v: Val) -> bool:
+    """An argument that cannot change what a callee does: untainted, no object, no name."""
+    return not v.kinds and v.inst is None and v.ref is None and not v.flags
+
+
+def _state(instance: Instance | None) -> object:
+    """What of an object a method's result may depend on: its class and attributes' shapes."""
+    if instance is None:
+        return None
+    return (id(instance.cls), tuple(sorted((k, _shape(v)) for k, v in instance.attrs.items())))
+
+
+def clean_key(node: Node, sf: SourceFile, instance: Instance | None) -> Key:
+    """The memo key of a function run with nothing tainted (as a root or as a callee)."""
+    return (node.id, sf.path, ("clean", _state(instance)))
+
+
+def joined(values: list[Val]) -> Val:
+    """What a function returns over all its return statements (clean when it has none)."""
+    if not values:
+        return CLEAN
+    out = values[0]
+    for v in values[1:]:
+        out = join(out, v)
+    return out
+
+
+def parameters(frame: Frame, func: Node) -> list[tuple[str, Val]]:
+    """Parameter names (``*args``/``**kw`` keep their stars) with their defaults' values."""
+    params = func.child_by_field_name("parameters")
+    out: list[tuple[str, Val]] = []
+    for p in params.named_children if params is not None else []:
+        if p.type == "identifier":
+            out.append((frame.sf.text(p), CLEAN))
+        elif p.type in ("list_splat_pattern", "dictionary_splat_pattern"):
+            stars = "*" if p.type == "list_splat_pattern" else "**"
+            out.append((stars + frame.sf.text(p.named_children[0] if p.named_children else p),
+                        CLEAN))
+        elif p.type in ("default_parameter", "typed_default_parameter", "typed_parameter"):
+            name = p.child_by_field_name("name") or next(
+                (c for c in p.named_children if c.type == "identifier"), None)
+            value = p.child_by_field_name("value")
+            default = frame.eval(value) if value is not None and value.type in (
+                "string", "integer", "float", "true", "false", "none") else CLEAN
+            if name is not None:
+                out.append((frame.sf.text(name), default))
+    return out
+
+
+class Callees:
+    """The repository calls one analysis has interpreted: results and attribute writes."""
+
+    def __init__(self) -> None:
+        self.memo: dict[Key, tuple[Val, dict[str, Val]]] = {}
+        #: Calls being interpreted now: meeting one again is recursion.
+        self.active: set[Key] = set()
+
+    def call(self, caller: Frame, node: Node, func: FuncRef, args: Args,
+             instance: Instance | None) -> Val:
+        """Interpret a repository function on abstract arguments (memoised)."""
+        at = caller.at(node, f"passed to {func.name}()")
+        passed = [_opaque(v).step(at) for v in args[0]]
+        keyed = {k: _opaque(v).step(at) for k, v in args[1].items()}
+        key: Key = (func.node.id, func.sf.path, (tuple(_shape(v) for v in passed),
+                                                tuple(sorted((k, _shape(v)) for k, v in
+                                                             keyed.items())), _state(instance)))
+        if all(_inert(v) for v in (*passed, *keyed.values())):
+            key = clean_key(func.node, func.sf, instance)
+        if caller.depth >= MAX_DEPTH or key in self.active:
+            # Not followed: the result carries the arguments' taint, but nothing is known
+            # of its shape (it may be a list), so no sink reads it as a program name.
+            cut = merge([*passed, *keyed.values()])
+            return Val(kinds=cut.kinds, flags=frozenset({"opaque"}), steps=cut.steps)
+        if key in self.memo:
+            # Same arguments and same object state: same result and same attribute writes.
+            result, attrs = self.memo[key]
+            if instance is not None:
+                instance.attrs.update(attrs)
+            return result
+        self.active.add(key)
+        frame = Frame(caller.engine, func.sf, {}, caller.engine.module_env(func.sf),
+                      depth=caller.depth + 1, self_inst=instance)
+        _bind_arguments(frame, func, passed, keyed, instance)
+        frame.run(func.node.child_by_field_name("body"), frame.env)
+        self.active.discard(key)
+        result = joined(frame.returns)
+        self.memo[key] = (result, dict(instance.attrs) if instance is not None else {})
+        return result
+
+    def construct(self, caller: Frame, node: Node, cls: ClassRef, args: Args) -> Val:
+        """An instance of a repository class, its ``__init__`` run on the arguments."""
+        instance = Instance(cls)
+        init = caller.engine.program.method(cls, "__init__")
+        if init is not None:
+            self.call(caller, node, init, args, instance)
+        return Val(inst=instance)
+
+
+def _bind_arguments(frame: Frame, func: FuncRef, passed: list[Val], keyed: dict[str, Val],
+                    instance: Instance | None) -> None:
+    """The callee's parameters bound to the arguments (``self`` to the instance)."""
+    params = parameters(frame, func.node)
+    if instance is not None and params and params[0][0] in ("self", "cls"):
+        frame.env[params[0][0]] = Val(inst=instance)
+        params = params[1:]
+    for i, (name, default) in enumerate(params):
+        if name.startswith("*"):
+            rest = list(keyed.values()) if name.startswith("**") else passed[i:]
+            frame.env[name.lstrip("*")] = merge(rest)
+            continue
+        frame.env[name] = passed[i] if i < len(passed) else keyed.get(name, default)

@@ -1,0 +1,68 @@
+"""The structured-output detective on raw SDK calls: a schema in a request body sent with
+``**body`` is enforcement; model calls quoted inside string literals are not model code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from builders import make_repo
+
+from courtroom.detectives.repo.judging import structured_output
+from detectives.conftest import OpenCase, by_goal
+
+BODY = '''import json
+
+SCHEMA = {"type": "object", "properties": {"score": {"type": "integer"}}}
+
+
+def body(prompt: str) -> dict:
+    return {
+        "model": "some-model",
+        "messages": [{"role": "user", "content": prompt}],
+        "output_config": {"format": {"type": "json_schema", "schema": SCHEMA}},
+    }
+
+
+def judge(client, prompt):
+    for attempt in range(3):
+        reply = client.messages.create(**body(prompt))
+        return reply
+'''
+
+COMMENTED = '''# "output_config": {"format": {"type": "json_schema"}} would bind it
+def judge(client, prompt):
+    return client.messages.create(model="m", messages=[{"role": "user", "content": prompt}])
+'''
+
+QUOTED = '''import json
+import subprocess
+
+FIXTURE = """
+def judge(llm, prompt):
+    return llm.invoke(prompt)
+"""
+
+
+def measure(path):
+    out = subprocess.run(["python", path], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+'''
+
+
+def test_a_json_schema_request_body_binds_the_output(tmp_path: Path, open_case: OpenCase) -> None:
+    ev = structured_output(open_case(make_repo(tmp_path / "r", files={"judge.py": BODY})))
+    bound = by_goal(ev, "Judge output bound to a schema")[0]
+    assert bound.direction == "supports" and bound.location == "judge.py:10"
+    assert "output_config json_schema" in (bound.content or "")
+
+
+def test_a_schema_body_in_a_comment_binds_nothing(tmp_path: Path, open_case: OpenCase) -> None:
+    ev = structured_output(open_case(make_repo(tmp_path / "r", files={"judge.py": COMMENTED})))
+    assert by_goal(ev, "Judge output bound to a schema")[0].direction == "adverse"
+
+
+def test_model_calls_quoted_as_data_do_not_make_json_loads_a_charge(
+    tmp_path: Path, open_case: OpenCase
+) -> None:
+    ev = structured_output(open_case(make_repo(tmp_path / "r", files={"bench.py": QUOTED})))
+    assert not by_goal(ev, "Free-text model output parsed by hand")
