@@ -1,4 +1,5 @@
-"""The package's layout: its imports run one way, and its tests mirror it.
+"""The package's layout: its imports run one way, its modules and functions keep to the
+house sizes, and its tests mirror it.
 
 Imports: no module imports, at run time, one that imports it back. Imports under
 ``if TYPE_CHECKING:`` are left out: they never run, and a recursive evaluator (the taint
@@ -89,6 +90,41 @@ def test_the_graph_holds_the_known_one_way_edges() -> None:
     assert "courtroom.court.hearing_rules" in graph["courtroom.judges.offline"]
     assert "courtroom.cohort.settings" in graph["courtroom.cohort.batch_api"]
     assert "courtroom.judges.offline" not in graph["courtroom.court.hearing_rules"]
+
+
+#: The house limits (docs/ARCHITECTURE.md, "Sizes"): split a module along a seam first.
+MODULE_LINES, FUNCTION_LINES = 300, 50
+
+
+def _oversized(package: Path) -> list[str]:
+    """Modules over MODULE_LINES lines and functions over FUNCTION_LINES, each named."""
+    found: list[str] = []
+    for path in sorted(package.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        shown = path.relative_to(package.parent).as_posix()
+        if len(text.splitlines()) > MODULE_LINES:
+            found.append(f"{shown}: {len(text.splitlines())} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > FUNCTION_LINES:
+                    found.append(f"{shown}:{node.lineno} {node.name}: {length} lines")
+    return found
+
+
+def test_no_module_or_function_outgrows_the_house_limits() -> None:
+    assert _oversized(PACKAGE) == []
+
+
+def test_the_size_check_names_what_outgrew_its_limit(tmp_path: Path) -> None:
+    package = tmp_path / "courtroom"
+    package.mkdir()
+    body = "".join(f"    x{i} = {i}\n" for i in range(FUNCTION_LINES))
+    (package / "long.py").write_text(f"def grown():\n{body}\n\ndef small():\n    pass\n",
+                                     encoding="utf-8")
+    (package / "big.py").write_text("X = 1\n" * (MODULE_LINES + 1), encoding="utf-8")
+    assert _oversized(package) == [f"courtroom/big.py: {MODULE_LINES + 1} lines",
+                                   f"courtroom/long.py:1 grown: {FUNCTION_LINES + 1} lines"]
 
 
 def _mirrored(folder: Path) -> set[str]:
