@@ -13,9 +13,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from courtroom.detectives.repo.listing import SOURCE_SUFFIXES
+from courtroom.detectives.repo.listing import may_be_python
 from courtroom.detectives.repo.workspace import run_git
-from courtroom.models import JUDGE_KINDS, CriterionResult, JudgeKind
+from courtroom.models import CONCURRENCY_RANGE, JUDGE_KINDS, CriterionResult, JudgeKind
 from courtroom.rubric import default_rubric_path
 from courtroom.tree_paths import matcher
 
@@ -54,7 +54,7 @@ class AuditConfig(BaseModel):
     #: Cap on the estimated spend of the Claude judges; past it, the offline bench judges.
     max_cost_usd: float | None = Field(default=None, gt=0)
     #: Judge requests in flight at once, over the whole audit (first round and court).
-    max_concurrency: int = Field(default=8, ge=1, le=256)
+    max_concurrency: int = Field(default=8, ge=CONCURRENCY_RANGE[0], le=CONCURRENCY_RANGE[1])
     clone_timeout: float = Field(default=180.0, gt=0)
     #: Per-request timeout of a (non-streaming) Claude call, in seconds.
     judge_timeout: float = Field(default=600.0, gt=0)
@@ -78,7 +78,7 @@ class AuditConfig(BaseModel):
     def skips(self) -> Callable[[str], bool]:
         """The predicate of repo-relative paths no detective may read (``ignore`` globs)."""
         everywhere, tree = matcher(self.ignore), matcher(self.tree_ignore)
-        return lambda rel: everywhere(rel) or (tree(rel) and not _may_be_python(rel))
+        return lambda rel: everywhere(rel) or (tree(rel) and not may_be_python(rel))
 
     def settings_record(self) -> dict[str, Any]:
         """The effective settings for the verdict: no secret, no local or temporary path."""
@@ -112,13 +112,6 @@ def user_cache_dir(env: Mapping[str, str] | None = None) -> Path:
     xdg = env.get("XDG_CACHE_HOME", "").strip()
     base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
     return base / "courtroom"
-
-
-def _may_be_python(rel: str) -> bool:
-    """Python by name, or a name with no extension (a script whose shebang may be Python):
-    what a repository's own ignore globs may never hide from the scan."""
-    name = rel.rsplit("/", 1)[-1]
-    return name.endswith(SOURCE_SUFFIXES) or "." not in name
 
 
 def gate_failures(results: Sequence[CriterionResult], gate: Mapping[str, float]) -> list[str]:

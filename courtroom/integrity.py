@@ -21,7 +21,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from courtroom.errors import EXIT_FAILURE, EXIT_OK, EXIT_USAGE
+from courtroom.judgment import recompute
 from courtroom.models import Verdict
 
 ALGORITHM = "sha256"
@@ -95,12 +98,28 @@ def seal(verdict: Verdict, key: bytes | None = None) -> Verdict:
 def verify(text: str, key: bytes | None = None) -> list[str]:
     """Problems with a verdict's integrity, one line each; empty when it is intact.
 
-    Raises ValueError when the text is not a JSON object (the caller reports it as
-    unreadable, which is not the same as tampered).
+    Intact means the chain holds (and the HMAC, given a key) and every score and the
+    conclusion are what the chief justice's rules give for the verdict's own content
+    (``courtroom.judgment.recompute``); content that is not a verdict's cannot be. Raises
+    ValueError when the text is not a JSON object (the caller reports it as unreadable,
+    which is not the same as tampered).
     """
     data = json.loads(text)
     if not isinstance(data, dict):
         raise ValueError("verdict is not a JSON object")
+    problems = _chain_problems(data, key)
+    try:
+        verdict = Verdict.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(part) for part in error["loc"]) or "the verdict"
+        return [*problems, f"not a valid verdict, so nothing was recomputed ({where}: "
+                           f"{error['msg']})"]
+    return [*problems, *recompute(verdict)]
+
+
+def _chain_problems(data: dict[str, Any], key: bytes | None) -> list[str]:
+    """What differs between the recorded chain (and HMAC) and the verdict's content."""
     stored = data.get("integrity")
     if not isinstance(stored, dict) or not isinstance(stored.get("digest"), str):
         return ["the verdict carries no integrity chain (it was never sealed, or it was removed)"]
@@ -141,8 +160,8 @@ def verify_command(args: argparse.Namespace) -> int:
         print(f"courtroom: {path}: unreadable: {reason}", file=sys.stderr)
         return EXIT_USAGE
     if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        print(f"courtroom: {path}: TAMPERED: {problems[0]}{more}", file=sys.stderr)
+        for problem in problems:
+            print(f"courtroom: {path}: TAMPERED: {problem}", file=sys.stderr)
         return EXIT_FAILURE
     data = json.loads(text)
     signed = isinstance(data["integrity"].get("signature"), dict)

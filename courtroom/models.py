@@ -21,6 +21,9 @@ JudgeName = Literal["Prosecutor", "Defense", "TechLead"]
 JudgeKind = Literal["offline", "anthropic"]
 JUDGE_KINDS: tuple[JudgeKind, ...] = get_args(JudgeKind)
 JUDGES: tuple[JudgeName, ...] = ("Prosecutor", "Defense", "TechLead")
+#: Judge requests in flight over one audit, inclusive: the one range that the flag, the
+#: config file, the action input and ``AuditConfig`` all check.
+CONCURRENCY_RANGE: tuple[int, int] = (1, 64)
 Conclusion = Literal["success", "failure", "neutral"]
 MistrialReason = Literal["time_exhausted", "deliberation_exhausted", "judge_declared"]
 #: Which way a fact points for the criteria it serves: it meets the success pattern

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from courtroom import chief_justice, integrity
-from courtroom.config import AuditConfig, gate_failures
+from courtroom.config import AuditConfig
 from courtroom.court.rules import limits_for
 from courtroom.court.session import CourtOutcome, hold_court
 from courtroom.detectives import open_workspace, run_detectives
@@ -25,6 +25,7 @@ from courtroom.errors import EXIT_CRITICAL, EXIT_FAILURE, EXIT_OK, SynthesisErro
 from courtroom.judges import JudgeBench, OpinionCache, make_backend
 from courtroom.judges.base import Backend, JudgeRequest, left_out
 from courtroom.judges.bench import Answer
+from courtroom.judgment import SYNTHESIS, conclude_verdict
 from courtroom.models import (
     JUDGES,
     CriterionResult,
@@ -212,14 +213,6 @@ def _synthesise(
     return results
 
 
-def _gate_failures(
-    config: AuditConfig, results: list[CriterionResult], pool: dict[str, Evidence]
-) -> list[str]:
-    """Failures beyond the chief justice's own: a criterion under its own minimum (config
-    `gate`), and a confirmed vulnerability no criterion capped (fail closed)."""
-    return [*gate_failures(results, config.gate), *chief_justice.unjudged_findings(results, pool)]
-
-
 def _conclude(
     config: AuditConfig,
     rubric: Rubric,
@@ -237,27 +230,22 @@ def _conclude(
                        key=lambda e: (e.location, e.id))
     errors.extend(f"conclusion failure: the security scan did not cover the whole repository "
                   f"({e.location}: {one_line(e.rationale, 240)})" for e in unscanned)
-    overall = chief_justice.overall_score(results)
-    conclusion = chief_justice.conclude(
-        results, overall, fail_below=config.fail_below, incomplete=bool(errors),
-        scan_incomplete=bool(unscanned),
-    )
-    failed = _gate_failures(config, results, pool)
-    if failed:
-        conclusion = "failure"
-        errors.extend(failed)
+    ruling = conclude_verdict(results, pool, fail_below=config.fail_below, gate=config.gate,
+                              incomplete=bool(errors))
+    errors.extend(ruling.failures)
     return Verdict(
         target=target,
         rubric=RubricRef(name=rubric.rubric_metadata.rubric_name,
                          version=rubric.rubric_metadata.version, sha256=rubric.sha256),
         bench=judged.bench_name,
-        overall_score=overall,
-        conclusion=conclusion,
+        overall_score=ruling.overall,
+        conclusion=ruling.conclusion,
         evidences=dict(sorted(pool.items())),
         criteria=results,
         errors=errors,
         usage=judged.usage,
-        settings=config.settings_record(),
+        settings={**config.settings_record(),
+                  SYNTHESIS: rubric.parameters.model_dump(mode="json")},
         security=security_report(case.workspace),
     )
 

@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from courtroom.errors import ConfigError
-from courtroom.models import JUDGE_KINDS
+from courtroom.models import CONCURRENCY_RANGE, JUDGE_KINDS
 from courtroom.tree_paths import glob_problem, inside_tree
 
 #: Where the audited repository keeps its settings (relative to its root).
@@ -111,7 +111,7 @@ KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "region": ("region", _text),
     "project-id": ("project_id", _text),
     "max-cost-usd": ("max_cost_usd", _number(0.01, 10_000)),
-    "max-concurrency": ("max_concurrency", _number(1, 64, integer=True)),
+    "max-concurrency": ("max_concurrency", _number(*CONCURRENCY_RANGE, integer=True)),
     # A real opinion takes minutes: a tree must not starve its judges into fallbacks.
     "judge-timeout": ("judge_timeout", _number(60, 3600)),
     "ignore": ("ignore", _globs),

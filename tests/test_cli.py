@@ -211,3 +211,16 @@ def test_an_unwritable_out_folder_is_a_usage_error(
     assert main(["audit", str(repo), "--out", str(blocker / "x"), "--quiet"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "cannot write the report to" in err[0] and "Traceback" not in err[0]
+
+
+@pytest.mark.parametrize(("value", "accepted"),
+                         [("0", False), ("1", True), ("64", True), ("65", False), ("256", False)])
+def test_the_max_concurrency_flag_takes_the_config_files_range(
+    capsys: pytest.CaptureFixture[str], value: str, accepted: bool
+) -> None:
+    if accepted:
+        args = build_parser().parse_args(["audit", ".", "--max-concurrency", value])
+        assert args.max_concurrency == int(value)
+    else:
+        code, err = run(capsys, "audit", ".", "--max-concurrency", value)
+        assert code == 2 and "--max-concurrency: must be between 1 and 64" in err

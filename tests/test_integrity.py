@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -71,8 +72,9 @@ def test_verify_catches_a_one_character_score_edit(
     assert problems and "opinions does not match" in problems[0]
     code, out = run_verify(tmp_path, tampered, capsys)
     assert code == 1
-    assert len(out.strip().splitlines()) == 1
-    assert f"criterion {sealed.criteria[0].criterion_id} opinions" in out
+    lines = out.strip().splitlines()
+    assert all(": TAMPERED: " in line for line in lines)  # one line per problem
+    assert f"criterion {sealed.criteria[0].criterion_id} opinions" in lines[0]
 
 
 def test_verify_catches_a_one_character_argument_edit(
@@ -110,8 +112,9 @@ def test_a_recomputed_chain_without_the_key_fails_the_signature(sealed: Verdict)
     forged = {**chain(data), "signature": data["integrity"]["signature"]}
     data["integrity"] = forged
     problems = verify(json.dumps(data), KEY)
-    assert problems == ["signature does not match the digest under the given key"]
-    assert verify(json.dumps(data)) == []  # without a key only the chain can be checked
+    assert problems[0] == "signature does not match the digest under the given key"
+    # Without a key the chain holds, but the edited score is not what the rules give.
+    assert verify(json.dumps(data)) == problems[1:] != []
     assert "not signed" in verify(text_of(sealed), KEY)[0]
 
 
@@ -176,3 +179,41 @@ def test_any_one_character_edit_of_an_argument_or_score_is_caught(data: st.DataO
     problems = verify(json.dumps(raw, indent=2))
     cid = raw["criteria"][criterion]["criterion_id"]
     assert problems and problems[0] == f"criterion {cid} opinions does not match its recorded hash"
+
+
+def rechained(data: dict[str, Any]) -> str:
+    """What a hand-editor without the key can do: recompute the chain after an edit."""
+    data["integrity"] = chain(data)
+    return json.dumps(data)
+
+
+def test_a_raised_score_and_flipped_conclusion_fail_although_rechained(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(text_of(seal(make_verdict())))
+    capped = data["criteria"][1]
+    score, overall = capped["final_score"], data["overall_score"]
+    assert capped["security_override"] and data["conclusion"] == "failure"
+    capped["final_score"], capped["security_override"] = 5, False
+    data["overall_score"], data["conclusion"] = 4.5, "success"
+    code, out = run_verify(tmp_path, rechained(data), capsys)
+    cid = capped["criterion_id"]
+    assert code == 1
+    assert [line.split(": TAMPERED: ")[1] for line in out.strip().splitlines()] == [
+        f"criterion {cid}: final_score 5 recorded, {score} recomputed",
+        f"criterion {cid}: security_override False recorded, True recomputed",
+        f"overall score: 4.5 recorded, {overall:g} recomputed",
+        "conclusion: success recorded, failure recomputed",
+    ]
+
+
+def test_a_rechained_object_that_is_not_a_verdict_does_not_verify(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(text_of(seal(make_verdict())))
+    data["criteria"][0]["final_score"] = 15
+    code, out = run_verify(tmp_path, rechained(data), capsys)
+    assert code == 1
+    assert out.strip().splitlines() == [
+        f"courtroom: {tmp_path / 'verdict.json'}: TAMPERED: not a valid verdict, so nothing "
+        "was recomputed (criteria.0.final_score: Input should be less than or equal to 5)"]

@@ -70,7 +70,7 @@ def test_source_files_beyond_the_cap_fail_closed(tmp_path: Path,
     verdict = _verdict(root, tmp_path / "out")
     assert _confirmed_injection(verdict) == []  # the scan never saw it ...
     incomplete = [e for e in verdict.evidences.values() if SCAN_INCOMPLETE in e.tags]
-    assert len(incomplete) == 1 and "1 Python source file(s)" in incomplete[0].rationale
+    assert len(incomplete) == 1 and "1 possible Python source file(s)" in incomplete[0].rationale
     assert verdict.conclusion == "failure"  # ... so the gate cannot pass
     assert any(e.startswith("conclusion failure: the security scan did not cover")
                for e in verdict.errors)

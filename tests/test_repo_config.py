@@ -79,3 +79,14 @@ def test_a_missing_operator_file_or_an_oversized_file_is_refused(tmp_path: Path)
     root = tree(tmp_path / "repo", "# padding\n" * 10_000)
     with pytest.raises(ConfigError, match=f"{TREE_FILE}: larger than 64 KiB"):
         settle(root, tmp_path)
+
+
+@pytest.mark.parametrize(("value", "accepted"),
+                         [(0, False), (1, True), (64, True), (65, False), (256, False)])
+def test_max_concurrency_in_the_file_takes_the_flags_range(value: int, accepted: bool) -> None:
+    text = f"max-concurrency: {value}\n"
+    if accepted:
+        assert parse(text, TREE_FILE) == {"max_concurrency": value}
+    else:
+        with pytest.raises(ConfigError, match="max-concurrency: must be between 1 and 64"):
+            parse(text, TREE_FILE)

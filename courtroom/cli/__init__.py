@@ -16,7 +16,7 @@ from pathlib import Path
 
 from courtroom import __version__
 from courtroom.errors import EXIT_CRITICAL, EXIT_USAGE, CourtroomError, UsageError
-from courtroom.models import JUDGE_KINDS
+from courtroom.models import CONCURRENCY_RANGE, JUDGE_KINDS
 
 
 class _Parser(argparse.ArgumentParser):
@@ -63,8 +63,9 @@ def _settings(p: argparse.ArgumentParser) -> None:
                    help="conclusion failure when the overall score is under SCORE (0-5)")
     p.add_argument("--max-cost-usd", type=_number(float, 0.01, 10_000), metavar="N",
                    help="cap on the estimated Claude spend per audit; past it, offline judges")
-    p.add_argument("--max-concurrency", type=_number(int, 1, 256), metavar="N",
-                   help="judge requests in flight at once per audit (default: 8)")
+    p.add_argument("--max-concurrency", type=_number(int, *CONCURRENCY_RANGE), metavar="N",
+                   help="judge requests in flight at once per audit "
+                        f"({CONCURRENCY_RANGE[0]}-{CONCURRENCY_RANGE[1]}, default: 8)")
     p.add_argument("--judge-timeout", type=_number(float, 1, 3600), metavar="S",
                    help="seconds one Claude request may take (default: 600)")
     p.add_argument("--clone-timeout", type=_number(float, 1, 3600), metavar="S",

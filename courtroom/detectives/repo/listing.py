@@ -3,9 +3,9 @@
 File names are hostile: not valid UTF-8, newlines, terminal escapes, bidi overrides. Each
 is listed under an escaped *display name* (valid UTF-8, one line, injective) that every
 detective and report uses, while reads go through the real name. Limits never silently
-drop a file: Python sources and other files have separate caps, and whatever a cap or an
-unreadable folder leaves out is counted so the verdict can say so (and fail closed when
-the security scan could not see every source file).
+drop a file: possible Python sources (``may_be_python``) and other files have separate
+caps, and whatever a cap or an unreadable folder leaves out is counted so the verdict can
+say so (and fail closed when the security scan could not see every source file).
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ SKIP_DIRS = frozenset(
 #: Names of virtualenv folders: skipped only when they are one (they hold pyvenv.cfg).
 VENV_DIRS = frozenset({".venv", "venv", "env"})
 #: What the security scan reads by name (extensionless Python scripts are found by their
-#: shebang, in detectives.parsing); listed first and capped on their own.
+#: shebang, in detectives.parsing).
 SOURCE_SUFFIXES = (".py", ".pyw")
-#: Most source files listed (a repository with more is audited on the first ones only).
+#: Most possible source files listed (see ``may_be_python``): a repository with more is
+#: audited on the first ones only, and the scan is marked incomplete.
 MAX_SOURCE_FILES = 20_000
 #: Most other files listed: padding can fill this cap, never the source one.
 MAX_OTHER_FILES = 20_000
@@ -37,6 +38,21 @@ MAX_WALK_ENTRIES = 500_000
 #: What no detective may list: ignore globs (see courtroom.tree_paths), or a predicate
 #: over display names (AuditConfig.skips(), which keeps Python source the tree asks to hide).
 Ignore = tuple[str, ...] | Callable[[str], bool]
+
+
+def extensionless(rel: str) -> bool:
+    """Whether a file name has no extension (a script whose shebang may name Python)."""
+    return "." not in rel.rsplit("/", 1)[-1]
+
+
+def may_be_python(rel: str) -> bool:
+    """Whether the security scan may treat a file as Python source, judged by name alone.
+
+    Extensionless names count because a shebang can make them Python: deciding that here
+    would read every such file during the walk, while counting them all keeps the listing
+    name-only and bounded, and only ever errs towards the source cap (which fails closed).
+    """
+    return rel.lower().endswith(SOURCE_SUFFIXES) or extensionless(rel)
 
 
 def skipper(ignore: Ignore) -> Callable[[str], bool]:
@@ -51,7 +67,10 @@ _UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-
 def shown_name(real: str) -> str:
     """A file name as shown: undecodable bytes and control characters as escapes.
 
-    Backslashes are escaped too, so two different names never show the same.
+    ``\\xNN`` is the byte NN (an ASCII control or an undecodable byte), ``\\uNNNN`` the
+    character (a C1 control or a format character, so U+0085 never shows as the byte
+    0x85), and backslashes are escaped too: two different names never show the same, and
+    ``real_bytes`` gives the name back.
     """
     text = os.fsencode(real).decode("utf-8", errors="surrogateescape")
 
@@ -60,11 +79,29 @@ def shown_name(real: str) -> str:
         if ch == "\\":
             return "\\\\"
         code = ord(ch)
-        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+        return f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}"
 
     shown = _UNSAFE.sub(escape, text)
     # Undecodable bytes came through as lone surrogates (U+DC80..U+DCFF): show the byte.
     return re.sub(r"[\udc80-\udcff]", lambda m: f"\\x{ord(m.group(0)) - 0xDC00:02x}", shown)
+
+
+_ESCAPE = re.compile(r"\\(?:x([0-9a-f]{2})|u([0-9a-f]{4})|\\)")
+
+
+def real_bytes(shown: str) -> bytes:
+    """The file name's bytes behind a display name: the inverse of ``shown_name``."""
+    out = bytearray()
+    done = 0
+    for match in _ESCAPE.finditer(shown):
+        out += shown[done:match.start()].encode("utf-8")
+        byte, char = match.group(1), match.group(2)
+        if byte:
+            out.append(int(byte, 16))
+        else:
+            out += chr(int(char, 16)).encode("utf-8") if char else b"\\"
+        done = match.end()
+    return bytes(out + shown[done:].encode("utf-8"))
 
 
 @dataclass
@@ -89,8 +126,9 @@ class Listing:
         """One line per limit that left files unread (ignored files are not a limit)."""
         out: list[str] = []
         if self.source_left_out:
-            out.append(f"{self.source_left_out} Python source file(s) beyond the "
-                       f"{MAX_SOURCE_FILES}-file cap were not listed or scanned")
+            out.append(f"{self.source_left_out} possible Python source file(s) (*.py, *.pyw "
+                       f"or extensionless) beyond the {MAX_SOURCE_FILES}-file cap were not "
+                       "listed or scanned")
         if self.other_left_out:
             out.append(f"{self.other_left_out} other file(s) beyond the {MAX_OTHER_FILES}-file "
                        "cap were not listed")
@@ -133,7 +171,7 @@ class _Walk:
         if self.skip(shown):
             self.listing.ignored += 1
             return
-        is_source = shown.lower().endswith(SOURCE_SUFFIXES)
+        is_source = may_be_python(shown)
         bucket, cap = (self.source, MAX_SOURCE_FILES) if is_source else \
             (self.other, MAX_OTHER_FILES)
         if len(bucket) >= cap:

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from courtroom.detectives.repo.workspace import run_git
 from courtroom.errors import ConfigError, PublishError
+from courtroom.models import CONCURRENCY_RANGE
 
 REPORT_DIR = "courtroom-report"
 TRUE = {"true", "yes", "1", "on"}
@@ -137,9 +138,11 @@ def _audit_settings(env: Mapping[str, str]) -> dict[str, Any]:
     provider = _input(env, "provider", "anthropic").lower()
     if provider not in PROVIDERS:
         raise ConfigError(f"input provider must be one of {', '.join(PROVIDERS)}, got {provider!r}")
-    concurrency = _positive(env, "max-concurrency", int)
-    if concurrency is not None and concurrency > 256:
-        raise ConfigError(f"input max-concurrency must be at most 256, got {concurrency}")
+    concurrency = _number(_input(env, "max-concurrency"), "max-concurrency", int)
+    low, high = CONCURRENCY_RANGE
+    if concurrency is not None and not low <= concurrency <= high:
+        raise ConfigError(f"input max-concurrency must be between {low} and {high}, "
+                          f"got {concurrency}")
     key = env.get("COURTROOM_SIGNING_KEY", "")
     # Each provider reads its own region input; the other provider's is not its business.
     regions = {"bedrock": _input(env, "aws-region"), "vertex": _input(env, "vertex-region")}

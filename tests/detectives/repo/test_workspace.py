@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from builders import make_repo
 
+from courtroom.detectives.parsing import python_paths
 from courtroom.detectives.repo import listing
 from courtroom.detectives.repo.workspace import (
     Workspace,
@@ -209,19 +210,62 @@ def test_any_file_name_is_listed_escaped_and_read(tmp_path: Path) -> None:
     assert ws.path_of("bad\\xff.py") != ws.path_of("back\\\\xff.py")
 
 
+def test_a_display_name_gives_back_the_real_bytes() -> None:
+    names = [*HOSTILE_NAMES, b"c1\xc2\x85.py", b"c1\x85.py", b"caf\xc3\xa9 #1?.py", b"\\u0041"]
+    shown = [listing.shown_name(os.fsdecode(raw)) for raw in names]
+    assert len(set(shown)) == len(names)  # a C1 control never shows as the raw byte
+    assert [listing.real_bytes(name) for name in shown] == names
+
+
 def test_other_files_cannot_crowd_out_source(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(listing, "MAX_OTHER_FILES", 30)
     root = tmp_path / "r"
     (root / "aaa").mkdir(parents=True)
     for i in range(100):
-        (root / "aaa" / f"pad{i:03d}").write_text("")
+        (root / "aaa" / f"pad{i:03d}.txt").write_text("")
     (root / "zz_app.py").write_text("x = 1\n")
     ws = Workspace(root, "r")
     assert "zz_app.py" in ws.files((".py",))
     assert len(ws.files()) == 31
     assert ws.listing.other_left_out == 70 and not ws.listing.source_incomplete
     assert ws.listing.notes() == ["70 other file(s) beyond the 30-file cap were not listed"]
+
+
+def test_padding_cannot_crowd_out_an_extensionless_script(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(listing, "MAX_OTHER_FILES", 30)
+    root = tmp_path / "r"
+    (root / "aaa").mkdir(parents=True)
+    for i in range(100):
+        (root / "aaa" / f"pad{i:03d}.txt").write_text("")
+    (root / "zz" / "bin").mkdir(parents=True)
+    (root / "zz" / "bin" / "deploy").write_text("#!/usr/bin/env python3\nx = 1\n")
+    ws = Workspace(root, "r")
+    assert "zz/bin/deploy" in ws.files()
+    assert python_paths(ws) == ["zz/bin/deploy"]
+    assert ws.listing.other_left_out == 70 and not ws.listing.source_incomplete
+
+
+def test_extensionless_files_beyond_the_source_cap_leave_the_scan_incomplete(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(listing, "MAX_SOURCE_FILES", 5)
+    root = tmp_path / "r"
+    root.mkdir()
+    for i in range(8):
+        (root / f"tool{i}").write_text("plain text\n")
+    (root / "README.md").write_text("# r\n")
+    ws = Workspace(root, "r")
+    assert ws.files() == ["README.md", *(f"tool{i}" for i in range(5))]
+    assert ws.listing.source_left_out == 3 and ws.listing.source_incomplete
+
+
+@pytest.mark.parametrize(("rel", "expected"), [
+    ("a.py", True), ("pkg/GUI.PYW", True), ("bin/deploy", True), ("Makefile", True),
+    ("notes.txt", False), ("pkg.d/readme", True), ("bin/.envrc", False),
+])
+def test_what_may_be_python_is_judged_by_the_name_alone(rel: str, expected: bool) -> None:
+    assert listing.may_be_python(rel) is expected
 
 
 def test_source_left_out_by_a_cap_is_reported(tmp_path: Path,
@@ -235,7 +279,8 @@ def test_source_left_out_by_a_cap_is_reported(tmp_path: Path,
     assert ws.files() == [f"m{i}.py" for i in range(5)]
     assert ws.listing.source_incomplete
     assert ws.listing.notes() == [
-        "3 Python source file(s) beyond the 5-file cap were not listed or scanned"]
+        "3 possible Python source file(s) (*.py, *.pyw or extensionless) beyond the "
+        "5-file cap were not listed or scanned"]
 
 
 def test_a_huge_tree_stops_the_walk_and_says_so(tmp_path: Path,

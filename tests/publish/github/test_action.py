@@ -171,12 +171,14 @@ def test_workflow_run_publishes_a_verdict_from_an_unprivileged_run(
     [
         ("rechain", "does not match"),  # a forged pass under the old chain
         ("strip", "carries no integrity chain"),  # integrity: null and a forged pass
+        # The chain recomputed without a key: the numbers are not the rules' own.
+        ("recompute", "overall score: 5 recorded, 3 recomputed"),
     ],
 )
 def test_an_altered_verdict_is_refused(
     tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str], forge: str, why: str
 ) -> None:
-    from courtroom.integrity import seal
+    from courtroom.integrity import chain, seal
 
     env = make_env(tmp_path, fake, "workflow_run", pr_number="2", verdict="v.json")
     Path(env["GITHUB_EVENT_PATH"]).write_text(json.dumps({"workflow_run": {"head_sha": HEAD}}))
@@ -184,6 +186,8 @@ def test_an_altered_verdict_is_refused(
     sealed["overall_score"], sealed["conclusion"] = 5.0, "success"  # a forged pass
     if forge == "strip":
         sealed["integrity"] = None
+    if forge == "recompute":
+        sealed["integrity"] = chain(sealed)
     (tmp_path / "workspace" / "v.json").write_text(json.dumps(sealed))
     assert main(env) == 2
     out = capsys.readouterr().out

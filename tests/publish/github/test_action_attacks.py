@@ -211,7 +211,7 @@ def test_new_inputs_reach_the_audit_settings(tmp_path: Path, fake: FakeGitHub) -
     run(bedrock, audit)
     assert audit.requests[-1].settings["region"] == "us-east-1"
     assert "project_id" not in audit.requests[-1].settings
-    for key, value in [("provider", "azure"), ("max-cost", "0"), ("max-concurrency", "1000"),
+    for key, value in [("provider", "azure"), ("max-cost", "0"), ("max-concurrency", "65"),
                        ("judge-timeout", "-1"), ("clone-timeout", "soon")]:
         bad = make_env(tmp_path, fake, **{key.replace("-", "_"): value})
         assert main(bad) == 2, key
