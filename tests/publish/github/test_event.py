@@ -75,8 +75,9 @@ def test_the_configuration_never_shows_a_secret(tmp_path: Path) -> None:
     ({"fail_below": "high"}, "input fail-below must be a number"),
     ({"pr_number": "two"}, "input pr-number must be a number"),
     ({"provider": "openai"}, "input provider must be one of anthropic, bedrock, vertex"),
-    ({"max_concurrency": "0"}, "input max-concurrency must be greater than 0"),
-    ({"max_concurrency": "257"}, "input max-concurrency must be at most 256"),
+    ({"max_concurrency": "0"}, "input max-concurrency must be between 1 and 64, got 0"),
+    ({"max_concurrency": "65"}, "input max-concurrency must be between 1 and 64, got 65"),
+    ({"max_concurrency": "many"}, "input max-concurrency must be a number"),
     ({"max_cost": "-1"}, "input max-cost must be greater than 0"),
     ({"judge_timeout": "soon"}, "input judge-timeout must be a number"),
 ])
