@@ -102,7 +102,9 @@ class AuditConfig(BaseModel):
             "court": self.court,
         }
         named = {("rubric" if k == "rubric_path" else k): v for k, v in self.sources.items()}
-        record["sources"] = {k: v for k, v in sorted(named.items()) if k in record or k == "pdf"}
+        # "config": which file a pull request's settings came from (its base commit's).
+        shown = {*record, "pdf", "config"}
+        record["sources"] = {k: v for k, v in sorted(named.items()) if k in shown}
         return record
 
 

@@ -170,8 +170,8 @@ def git_command(root: Path, *args: str) -> list[str] | None:
     return [*cmd, "-C", str(resolved), sub, *_FORCED_FLAGS.get(sub, ()), *rest]
 
 
-def run_git(root: Path, *args: str, timeout: float = 30.0) -> str | None:
-    """Run a read-only git command in ``root``; None when git fails or is missing.
+def git_bytes(root: Path, *args: str, timeout: float = 30.0) -> bytes | None:
+    """Run a read-only git command in ``root``; its raw output, None when git fails or is missing.
 
     Raises WorkspaceError only for a sub-command or argument that is never allowed
     (a programming error, not something the audited repository can cause).
@@ -186,4 +186,10 @@ def run_git(root: Path, *args: str, timeout: float = 30.0) -> str | None:
         return None
     if out.returncode != 0:
         return None
-    return out.stdout.decode("utf-8", errors="replace")
+    return out.stdout
+
+
+def run_git(root: Path, *args: str, timeout: float = 30.0) -> str | None:
+    """``git_bytes`` as text (undecodable bytes replaced); None when git fails or is missing."""
+    out = git_bytes(root, *args, timeout=timeout)
+    return None if out is None else out.decode("utf-8", errors="replace")

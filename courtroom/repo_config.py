@@ -5,7 +5,8 @@ checked at start; a problem is one line naming the file, the key and what is wro
 (exit 2), and unknown keys are errors, so a typo never silently does nothing.
 
 The tree's own file is written by whoever writes the pull request, so it is read as
-untrusted (see :mod:`courtroom.settings` for what it may and may not change).
+untrusted (see :mod:`courtroom.settings` for what it may and may not change); the Action
+reads a pull request's from its base commit (:mod:`courtroom.base_config`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,12 @@ TREE_FILE = ".github/courtroom.yml"
 #: A settings file is a few lines; anything larger is refused before parsing.
 MAX_BYTES = 64 * 1024
 MAX_GLOBS = 200
+#: How the score is measured. Under a gate the workflow set, an untrusted file cannot
+#: change these (a lax rubric or a cheaper bench would loosen that gate by another road).
+MEASURE = (
+    "rubric_path", "judges", "provider", "region", "project_id", "model", "max_cost_usd",
+    "judge_timeout",
+)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,10 @@ so it may fill in what the workflow left open but never loosen what the workflow
 - its ``ignore`` globs hide any file but Python source, which the security scan always reads;
 - it cannot choose where the opinion cache lives (never inside the audited tree).
 
-``--config FILE`` (the operator's own file) replaces the tree's file and is trusted.
+An audit of a pull request reads the file, and a rubric inside the tree, as the PR's base
+commit has them (:mod:`courtroom.base_config`): the same rules, but the PR's author no longer
+writes them. ``--config FILE`` (the operator's own file) replaces the tree's file and is
+trusted.
 """
 
 from __future__ import annotations
@@ -23,18 +26,20 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from courtroom.base_config import ChosenFile, PullBase, base_rubric, pull_file
 from courtroom.config import AuditConfig, choose_judges, user_cache_dir
 from courtroom.errors import ConfigError
-from courtroom.repo_config import KEYS, TREE_FILE, FileSettings, load_operator_file, load_tree_file
+from courtroom.repo_config import (
+    KEYS,
+    MEASURE,
+    TREE_FILE,
+    FileSettings,
+    load_operator_file,
+    load_tree_file,
+)
 from courtroom.rubric import default_rubric_path, load_rubric
 from courtroom.tree_paths import GLOB_CHARS, PdfLookup, find_pdf, glob_in_tree, inside_tree
 
-#: How the score is measured. Under a gate the workflow set, an untrusted file cannot
-#: change these (a lax rubric or a cheaper bench would loosen that gate by another road).
-MEASURE = (
-    "rubric_path", "judges", "provider", "region", "project_id", "model", "max_cost_usd",
-    "judge_timeout",
-)
 #: AuditConfig field -> the file key users write.
 FILE_KEYS = {field: key for key, (field, _check) in KEYS.items()}
 
@@ -100,6 +105,24 @@ def _pdf(value: Any, root: Path, base: Path | None) -> PdfLookup:
     if any(ch in text for ch in GLOB_CHARS):
         return PdfLookup(glob_in_tree(root, text), (root / text,))
     return find_pdf(text, base=base, root=root)
+
+
+def _base_rubric(
+    fields: dict[str, Any], sources: dict[str, str], root: Path, pull: PullBase | None,
+    scratch: Path | None,
+) -> None:
+    """On a pull request, a rubric inside the repository is read as the base commit has it."""
+    if pull is None or pull.sha is None or "rubric_path" not in fields:
+        return
+    value, source = fields["rubric_path"], sources["rubric_path"]
+    if isinstance(value, Path):  # a flag or input: only a path inside the tree is the PR's
+        if not value.is_relative_to(root):
+            return
+        value = value.relative_to(root).as_posix()
+    if scratch is None:
+        raise ConfigError("a pull request's rubric needs a folder outside the tree to be read")
+    fields["rubric_path"] = base_rubric(root, pull.sha, str(value), scratch, source)
+    sources["rubric_path"] = f"{source}; the file as the base commit {pull.sha[:12]} has it"
 
 
 def _paths(
@@ -172,6 +195,21 @@ def batch_fields(
     return fields, sources
 
 
+def _repo_file(
+    root: Path, config_file: Path | None, trust_tree: bool, pull: PullBase | None
+) -> ChosenFile:
+    """The config file that applies: the operator's, a pull request's base's, or the tree's."""
+    if config_file is not None:
+        operator = load_operator_file(config_file)
+        return ChosenFile(operator, operator.source)
+    if pull is not None:
+        return pull_file(root, pull)
+    file = load_tree_file(root)
+    if file is not None and trust_tree:
+        file = FileSettings(file.source, file.values, trusted=True)
+    return ChosenFile(file, TREE_FILE)
+
+
 def effective_config(
     given: Mapping[str, Any],
     root: Path,
@@ -181,30 +219,36 @@ def effective_config(
     pdf_base: Path | None = None,
     env: Mapping[str, str] | None = None,
     say: Callable[[str], None] = _say,
+    pull: PullBase | None = None,
+    scratch: Path | None = None,
 ) -> AuditConfig:
     """The AuditConfig of an audit of the local tree ``root`` (a checkout of the target).
 
     ``given`` maps AuditConfig field names to what flags or action inputs set (None or
     absent: not set); it must hold ``target`` and ``out_dir``. ``config_file`` replaces
     the tree's own file; ``trust_tree`` reads the tree's file as the operator's (e.g. a
-    push to the default branch). A flag's relative ``pdf`` is looked up from ``pdf_base``
-    first (the current folder), then inside the tree; a missing PDF is said, not fatal.
+    push to the default branch); ``pull`` (an audit of a pull request) reads the file from
+    the base commit instead (see :mod:`courtroom.base_config`), and a rubric inside the
+    tree as the base has it, copied into ``scratch``. A flag's relative ``pdf``
+    is looked up from ``pdf_base`` first (the current folder), then inside the tree; a
+    missing PDF is said, not fatal.
     """
     env = env if env is not None else {}
-    if config_file is not None:
-        file: FileSettings | None = load_operator_file(config_file)
-    else:
-        file = load_tree_file(root)
-        if file is not None and trust_tree:
-            file = FileSettings(file.source, file.values, trusted=True)
-    dropped: list[str] = []
+    chosen = _repo_file(root, config_file, trust_tree, pull)
+    file, dropped = chosen.file, list[str]()
     if file is not None:
         file, dropped = _untrusted(file, given, say)
     fields, sources = _merge(given, file)
     for key in dropped:
         sources.setdefault(key, f"default ({TREE_FILE} ignored under the workflow's gate)")
+    for key, why in chosen.dropped.items():
+        sources.setdefault(key, why)
+    if pull is not None:
+        sources["config"] = chosen.origin
     fields.setdefault("judges", choose_judges(None, env))
     sources.setdefault("judges", "default")
+    # A base rubric's source no longer names the file, so _paths leaves it as it is.
+    _base_rubric(fields, sources, root, pull, scratch)
     _paths(fields, sources, file, root, pdf_base, say)
     _check_gate(fields, sources)
     _cache(fields, root, env)

@@ -74,9 +74,9 @@ def make_repo(
     return root
 
 
-def head_sha(repo: Path) -> str:
-    """The full sha of HEAD."""
-    return _git(repo, "rev-parse", "HEAD")
+def head_sha(repo: Path, rev: str = "HEAD") -> str:
+    """The full sha of HEAD (or of another revision, e.g. ``HEAD~1``)."""
+    return _git(repo, "rev-parse", rev)
 
 
 def make_pdf(

@@ -30,6 +30,14 @@ class CheckRun:
     annotations_failed: int = 0
 
 
+@dataclass(frozen=True)
+class PullCommits:
+    """A pull request's head commit (what is audited) and base commit (where its config is)."""
+
+    head: str
+    base: str
+
+
 class PublishTarget(Protocol):
     """What publishing a verdict needs from a platform (``publish.github.client.Publisher`` fits).
 
@@ -37,7 +45,7 @@ class PublishTarget(Protocol):
     commands, the caller's permission, and the check run that gates the merge.
     """
 
-    def pull_head_sha(self, number: int) -> str: ...
+    def pull_commits(self, number: int) -> PullCommits: ...
     def previous_body(self, number: int) -> str | None: ...
     def upsert_comment(self, number: int, body: str) -> str: ...
     def reply(self, number: int, body: str) -> str: ...

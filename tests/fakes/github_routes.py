@@ -64,11 +64,12 @@ def _pull_template() -> dict[str, Any]:
 
 
 def _pull(fake: FakeGitHub, number: int) -> dict[str, Any]:
-    """The documented pull request object, with this fake's number and head sha."""
+    """The documented pull request object, with this fake's number, head and base sha."""
     pull = copy.deepcopy(_pull_template())
     pull["number"] = number
     pull["url"] = f"{fake.api_url}/repos/{fake.repo}/pulls/{number}"
     pull["head"]["sha"] = fake.pulls[number]
+    pull["base"]["sha"] = fake.bases.get(number, pull["base"]["sha"])
     return pull
 
 

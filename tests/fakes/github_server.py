@@ -99,6 +99,8 @@ class FakeGitHub:
         self.comments: dict[int, dict[str, Any]] = {}
         self.check_runs: dict[int, dict[str, Any]] = {}
         self.pulls: dict[int, str] = {}
+        #: Base commit by pull request (absent: the documented payload's base sha).
+        self.bases: dict[int, str] = {}
         #: The token's identity, as GraphQL ``viewer { login }`` reports it.
         self.login = BOT_LOGIN
         #: Repository permission by user login (GitHub answers "read" for anyone else).

@@ -12,10 +12,11 @@ import os
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from courtroom.base_config import PullBase, fallback_warning, locate_base
 from courtroom.errors import (
     EXIT_CRITICAL,
     EXIT_OK,
@@ -176,6 +177,18 @@ def _request(config: ActionConfig, subject: Subject, previous: PreviousAudit | N
     )
 
 
+def _pull_base(config: ActionConfig, subject: Subject) -> PullBase | None:
+    """A pull request's base commit, read for its config; a warning when it is not there."""
+    if subject.pr_number is None:
+        return None
+    base = locate_base(config.workspace, subject.base_sha)
+    warning = fallback_warning(base)
+    if warning:
+        print(f"::warning::{escape_data(warning)}")
+        append(config.summary_path, f"> **Warning:** {neutralise(warning)}\n\n")
+    return base
+
+
 def _run(run_audit: RunAudit, request: AuditRequest) -> Outcome:
     """The audit's outcome; an audit that raises becomes a failed outcome, never a crash.
 
@@ -205,11 +218,13 @@ def _audit_and_publish(
     run_audit: RunAudit,
     cache_dir: Path,
 ) -> int:
+    request = _request(config, subject, previous, cache_dir)  # bad inputs stop us first
     if not config.verdict:
         warning = checkout_mismatch(config.workspace, subject.head_sha)
         if warning:
             print(f"::warning::{escape_data(warning)}")
-    outcome = _run(run_audit, _request(config, subject, previous, cache_dir))
+        request = replace(request, pull=_pull_base(config, subject))
+    outcome = _run(run_audit, request)
     if outcome.verdict is None:
         return _critical(config, github, subject, outcome)
     verdict = outcome.verdict

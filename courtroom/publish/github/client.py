@@ -27,7 +27,7 @@ from github.IssueComment import IssueComment
 
 from courtroom.errors import PublishError
 from courtroom.publish.github.annotations import as_api, batches
-from courtroom.publish.protocol import Annotation, CheckRun
+from courtroom.publish.protocol import Annotation, CheckRun, PullCommits
 from courtroom.render.state import COMMENT_MARKER
 
 T = TypeVar("T")
@@ -130,13 +130,14 @@ class Publisher:
             self._sleep(delay)
         raise PublishError(f"{what} failed")  # unreachable: the loop returns or raises
 
-    def pull_head_sha(self, number: int) -> str:
-        """The head commit of pull request ``number``."""
+    def pull_commits(self, number: int) -> PullCommits:
+        """The head commit of pull request ``number`` and the base commit it is measured against."""
         # Attribute access is inside the call: a lazy object fetches on first use.
-        return self._call(f"GET pull #{number}", lambda _: self._head(number))
+        return self._call(f"GET pull #{number}", lambda _: self._commits(number))
 
-    def _head(self, number: int) -> str:
-        return str(self._repo.get_pull(number).head.sha)
+    def _commits(self, number: int) -> PullCommits:
+        pull = self._repo.get_pull(number)
+        return PullCommits(str(pull.head.sha), str(pull.base.sha))
 
     def identity(self) -> str | None:
         """The login the token acts as; None when GitHub would not say (then nothing is ours)."""

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from courtroom.errors import ConfigError, PublishError
 from courtroom.publish.github.event import ActionConfig, Subject, checkout_mismatch
+from courtroom.publish.protocol import PullCommits
 
 WRITE_ACCESS = frozenset({"admin", "maintain", "write"})
 _COMMAND = re.compile(r"/courtroom(?:[ \t]+(?P<word>\S+))?[ \t]*", re.IGNORECASE)
@@ -46,7 +47,7 @@ class CommandHost(Protocol):
 
     def permission(self, login: str) -> str: ...
     def reply(self, number: int, body: str) -> str: ...
-    def pull_head_sha(self, number: int) -> str: ...
+    def pull_commits(self, number: int) -> PullCommits: ...
 
 
 def _say(line: str) -> None:
@@ -105,9 +106,10 @@ def command_subject(config: ActionConfig, host: CommandHost) -> Subject | None:
         _answer(host, command.number, unknown + HELP)
         return None
     try:
-        head = host.pull_head_sha(command.number)
+        commits = host.pull_commits(command.number)
     except PublishError as exc:
         raise ConfigError(f"cannot read pull request #{command.number}: {exc}") from exc
+    head = commits.head
     if checkout_mismatch(config.workspace, head):
         raise ConfigError(
             f"/courtroom audit: the workspace is not the head of pull request "
@@ -115,4 +117,4 @@ def command_subject(config: ActionConfig, host: CommandHost) -> Subject | None:
             "`ref: refs/pull/${{ github.event.issue.number }}/head`"
         )
     _say(f"/courtroom audit from {command.author}: re-auditing #{command.number} at {head[:12]}")
-    return Subject(head, command.number)
+    return Subject(head, command.number, commits.base)

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from courtroom.detectives.repo.workspace import run_git
 from courtroom.errors import ConfigError, PublishError
 from courtroom.models import CONCURRENCY_RANGE
+from courtroom.publish.protocol import PullCommits
 
 REPORT_DIR = "courtroom-report"
 TRUE = {"true", "yes", "1", "on"}
@@ -68,17 +69,22 @@ class ActionConfig:
 
 @dataclass(frozen=True)
 class Subject:
-    """The commit to audit and publish on, and the PR to comment on (None for push)."""
+    """The commit to audit and publish on, and the PR to comment on (None for push).
+
+    ``base_sha`` is the pull request's base commit, where its repository config is read
+    from (None when the run is not about a pull request, or nothing said which it is).
+    """
 
     head_sha: str
     pr_number: int | None
+    base_sha: str | None = None
 
 
 class PullLookup(Protocol):
     """The one API read the event resolution needs."""
 
-    def pull_head_sha(self, number: int) -> str:
-        """Head sha of a pull request."""
+    def pull_commits(self, number: int) -> PullCommits:
+        """Head and base commits of a pull request."""
         ...
 
 
@@ -211,10 +217,12 @@ def resolve_subject(config: ActionConfig, github: PullLookup) -> Subject:
         number = pull.get("number") or event.get("number")
         if number is None:
             raise ConfigError("the pull_request payload has no pull request number")
-        return Subject(str(sha), int(number))
+        base = (pull.get("base") or {}).get("sha")
+        return Subject(str(sha), int(number), str(base) if base else None)
     if config.pr_number is not None:
         try:
-            return Subject(github.pull_head_sha(config.pr_number), config.pr_number)
+            commits = github.pull_commits(config.pr_number)
+            return Subject(commits.head, config.pr_number, commits.base)
         except PublishError as exc:
             raise ConfigError(f"cannot read pull request #{config.pr_number}: {exc}") from exc
     sha = None

@@ -7,11 +7,13 @@ and the pipeline is imported only when a real audit runs.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from courtroom.base_config import PullBase, fallback_warning
 from courtroom.errors import EXIT_FAILURE, EXIT_OK, ConfigError
 from courtroom.models import Verdict
 
@@ -34,6 +36,9 @@ class AuditRequest:
     #: AuditConfig fields set by action inputs (provider, max_cost_usd, timeouts...);
     #: anything absent keeps AuditConfig's default.
     settings: dict[str, Any] = field(default_factory=dict)
+    #: For a pull request: the base commit its repository config is read from (None: the
+    #: checkout's own config, as for a push).
+    pull: PullBase | None = None
 
 
 class Outcome(Protocol):
@@ -85,9 +90,18 @@ def pipeline_runner(request: AuditRequest) -> Outcome:
         fields["rubric_path"] = request.rubric
     if request.cache_dir is not None:
         fields["cache_dir"] = request.cache_dir
-    # Inputs win over the checkout's .github/courtroom.yml, which a PR's author controls.
-    config = effective_config(fields, request.workspace, env=os.environ)
-    return pipeline.audit(config, trace=Trace())
+    # Inputs win over the repository's .github/courtroom.yml; a pull request's comes from
+    # its base commit, since the PR's own is its author's.
+    with tempfile.TemporaryDirectory(prefix="courtroom-base-") as scratch:
+        config = effective_config(fields, request.workspace, env=os.environ,
+                                  pull=request.pull, scratch=Path(scratch))
+        trace = Trace()
+        if request.pull is not None:
+            trace.event("config", "source", config=config.sources.get("config"))
+            warning = fallback_warning(request.pull)
+            if warning:
+                trace.event("config", "warning", message=warning)
+        return pipeline.audit(config, trace=trace)
 
 
 @dataclass

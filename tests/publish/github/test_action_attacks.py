@@ -145,8 +145,8 @@ def test_an_audit_that_raises_is_explained_and_still_gates(
 
     env = make_env(tmp_path, fake)
     assert action(config_from_env(env), publisher_factory, broken) == 2
-    out = capsys.readouterr().out
-    assert out.startswith("::error::") and "rubric.json is not valid JSON" in out
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("::error::") and "rubric.json is not valid JSON" in last
     assert outputs(tmp_path) == {
         "score": "",
         "conclusion": "failure",
@@ -311,7 +311,10 @@ def test_a_hostile_failure_reason_is_shown_inert(
         raise ConfigError("bad file [click](https://evil.example) for @org/team\u202e\n::set-env")
 
     action(config_from_env(make_env(tmp_path, fake)), publisher_factory, hostile)
-    (line,) = capsys.readouterr().out.strip().splitlines()  # one line: no injected command
+    lines = capsys.readouterr().out.strip().splitlines()
+    # One error line and no injected command (the workspace holds no base commit: a warning).
+    (line,) = [ln for ln in lines if ln.startswith("::error::")]
+    assert all(ln.startswith(("::error::", "::warning::")) for ln in lines)
     assert "\u202e" not in line and "@org" not in line
     (check,) = fake.check_runs.values()
     summary = check["output"]["summary"]

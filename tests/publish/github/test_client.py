@@ -13,9 +13,11 @@ from courtroom.publish.github.annotations import (
     findings,
 )
 from courtroom.publish.github.client import Publisher, ReadOnlyTokenError
+from courtroom.publish.protocol import PullCommits
 from courtroom.render.state import COMMENT_MARKER
 
 SHA = "4b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c"
+BASE = "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567"
 
 
 @pytest.fixture
@@ -132,7 +134,7 @@ def test_client_errors_are_not_retried_and_server_errors_give_up(
 ) -> None:
     pub = publisher(fake, sleeps, attempts=3)
     with pytest.raises(PublishError, match="HTTP 404"):
-        pub.pull_head_sha(99)
+        pub.pull_commits(99)
     assert sleeps == []
     fake.fail("POST", r"/check-runs$", 500, times=10)
     with pytest.raises(PublishError, match="HTTP 500"):
@@ -144,7 +146,8 @@ def test_enterprise_api_prefix(sleeps: list[float]) -> None:
     with FakeGitHub(prefix="/api/v3") as fake:
         fake.pulls[5] = SHA
         pub = publisher(fake, sleeps)
-        assert pub.pull_head_sha(5) == SHA
+        fake.bases[5] = BASE
+        assert pub.pull_commits(5) == PullCommits(SHA, BASE)
         pub.upsert_comment(5, COMMENT_MARKER)
         check(pub, n=3)
     rest = [r["path"] for r in fake.requests if r["path"] != "/api/graphql"]
