@@ -19,8 +19,10 @@ from courtroom.publish.github.event import (
     resolve_subject,
     temp_root,
 )
+from courtroom.publish.protocol import PullCommits
 
 HEAD = "9f8e7d6c5b4a39281706f5e4d3c2b1a098765432"
+BASE = "1234567890abcdef1234567890abcdef12345678"
 TOKEN = "ghs_secret_token_value"
 
 
@@ -34,15 +36,15 @@ def environment(tmp_path: Path, event: object = None, **inputs: str) -> dict[str
 
 
 class Pulls:
-    """The one GitHub read resolve_subject makes, answered from a dict."""
+    """The one GitHub read resolve_subject makes, answered from a dict (base: BASE)."""
 
     def __init__(self, heads: dict[int, str]) -> None:
         self.heads = heads
 
-    def pull_head_sha(self, number: int) -> str:
+    def pull_commits(self, number: int) -> PullCommits:
         if number not in self.heads:
             raise PublishError(f"GET /pulls/{number} -> HTTP 404")
-        return self.heads[number]
+        return PullCommits(head=self.heads[number], base=BASE)
 
 
 def config(tmp_path: Path, event_name: str = "push", event: object = None,
@@ -108,10 +110,10 @@ def test_each_provider_reads_only_its_own_region(tmp_path: Path) -> None:
     assert config(tmp_path, **regions).region is None  # the Anthropic API has no region
 
 
-def test_a_pull_request_event_judges_its_head(tmp_path: Path) -> None:
-    event = {"number": 7, "pull_request": {"head": {"sha": HEAD}}}
+def test_a_pull_request_event_judges_its_head_and_names_its_base(tmp_path: Path) -> None:
+    event = {"number": 7, "pull_request": {"head": {"sha": HEAD}, "base": {"sha": BASE}}}
     subject = resolve_subject(config(tmp_path, "pull_request_target", event), Pulls({}))
-    assert (subject.head_sha, subject.pr_number) == (HEAD, 7)
+    assert (subject.head_sha, subject.pr_number, subject.base_sha) == (HEAD, 7, BASE)
     with pytest.raises(ConfigError, match=r"no pull_request\.head\.sha"):
         resolve_subject(config(tmp_path, "pull_request", {"number": 7}), Pulls({}))
     headless = {"pull_request": {"head": {"sha": HEAD}}}
@@ -119,17 +121,17 @@ def test_a_pull_request_event_judges_its_head(tmp_path: Path) -> None:
         resolve_subject(config(tmp_path, "pull_request", headless), Pulls({}))
 
 
-def test_a_pr_number_input_asks_github_for_that_pr_head(tmp_path: Path) -> None:
+def test_a_pr_number_input_asks_github_for_that_prs_commits(tmp_path: Path) -> None:
     dispatch = config(tmp_path, "workflow_dispatch", {"inputs": {"pr-number": "4"}})
     subject = resolve_subject(dispatch, Pulls({4: HEAD}))
-    assert (subject.head_sha, subject.pr_number) == (HEAD, 4)
+    assert (subject.head_sha, subject.pr_number, subject.base_sha) == (HEAD, 4, BASE)
     with pytest.raises(ConfigError, match=r"cannot read pull request #4: .*HTTP 404"):
         resolve_subject(dispatch, Pulls({}))
 
 
 def test_push_and_workflow_run_judge_their_own_commit(tmp_path: Path) -> None:
     pushed = resolve_subject(config(tmp_path, "push", {"after": HEAD}), Pulls({}))
-    assert (pushed.head_sha, pushed.pr_number) == (HEAD, None)
+    assert (pushed.head_sha, pushed.pr_number, pushed.base_sha) == (HEAD, None, None)
     run = config(tmp_path, "workflow_run", {"workflow_run": {"head_sha": "b" * 40}})
     assert resolve_subject(run, Pulls({})).head_sha == "b" * 40
     env = {**environment(tmp_path), "GITHUB_EVENT_NAME": "schedule", "GITHUB_SHA": "c" * 40}

@@ -13,7 +13,7 @@ from courtroom.errors import PublishError
 from courtroom.publish.github.client import ReadOnlyTokenError
 from courtroom.publish.github.event import ActionConfig, Subject
 from courtroom.publish.github.publish import publish
-from courtroom.publish.protocol import Annotation, CheckRun
+from courtroom.publish.protocol import Annotation, CheckRun, PullCommits
 from courtroom.render.markdown import COMMENT_LIMIT
 from courtroom.render.state import trusted_state
 
@@ -28,8 +28,8 @@ class Target:
     comments: dict[int, str] = field(default_factory=dict)
     runs: list[dict[str, object]] = field(default_factory=list)
 
-    def pull_head_sha(self, number: int) -> str:
-        return HEAD
+    def pull_commits(self, number: int) -> PullCommits:
+        return PullCommits(head=HEAD, base="b" * 40)
 
     def previous_body(self, number: int) -> str | None:
         return self.comments.get(number)
