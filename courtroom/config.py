@@ -9,17 +9,21 @@ import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from courtroom.detectives.repo.listing import may_be_python
 from courtroom.detectives.repo.workspace import run_git
-from courtroom.models import CONCURRENCY_RANGE, JUDGE_KINDS, CriterionResult, JudgeKind
+from courtroom.models import (
+    CONCURRENCY_RANGE,
+    JUDGE_KINDS,
+    CriterionResult,
+    JudgeKind,
+    Provider,
+)
 from courtroom.rubric import default_rubric_path
 from courtroom.tree_paths import matcher
-
-Provider = Literal["anthropic", "bedrock", "vertex"]
 
 SELF_DIR = Path("audit/report_onself_generated")
 PEER_DIR = Path("audit/report_onpeer_generated")

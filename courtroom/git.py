@@ -82,6 +82,13 @@ def git_env() -> dict[str, str]:
     return env
 
 
+#: What a read-only command runs under besides ``git_env``: a partial clone fetches a
+#: missing object from its promisor remote on demand, which would reach the network or a
+#: repository outside the tree. Newer git obeys GIT_NO_LAZY_FETCH; for older git, no
+#: transport is allowed at all (no protocol is named "none").
+NO_FETCH_ENV = {"GIT_NO_LAZY_FETCH": "1", "GIT_ALLOW_PROTOCOL": "none"}
+
+
 def pinned_options(root: Path | None = None, *, keep: frozenset[str] = frozenset()) -> list[str]:
     """``-c key=value`` pairs for every pinned setting but ``keep`` (and ``safe.directory``).
 
@@ -180,8 +187,9 @@ def git_bytes(root: Path, *args: str, timeout: float = 30.0) -> bytes | None:
     if cmd is None:
         return None
     try:
-        out = subprocess.run(cmd, capture_output=True, timeout=timeout, env=git_env(),
-                             stdin=subprocess.DEVNULL, check=False)
+        out = subprocess.run(cmd, capture_output=True, timeout=timeout,
+                             env={**git_env(), **NO_FETCH_ENV}, stdin=subprocess.DEVNULL,
+                             check=False)
     except (OSError, subprocess.TimeoutExpired):
         return None
     if out.returncode != 0:

@@ -21,6 +21,9 @@ JudgeName = Literal["Prosecutor", "Defense", "TechLead"]
 JudgeKind = Literal["offline", "anthropic"]
 JUDGE_KINDS: tuple[JudgeKind, ...] = get_args(JudgeKind)
 JUDGES: tuple[JudgeName, ...] = ("Prosecutor", "Defense", "TechLead")
+#: Where Claude is served from; the flag, the config file and the action input read PROVIDERS.
+Provider = Literal["anthropic", "bedrock", "vertex"]
+PROVIDERS: tuple[Provider, ...] = get_args(Provider)
 #: Judge requests in flight over one audit, inclusive: the one range that the flag, the
 #: config file, the action input and ``AuditConfig`` all check.
 CONCURRENCY_RANGE: tuple[int, int] = (1, 64)

@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from courtroom.errors import ConfigError
-from courtroom.models import CONCURRENCY_RANGE, JUDGE_KINDS
+from courtroom.models import CONCURRENCY_RANGE, JUDGE_KINDS, PROVIDERS
 from courtroom.tree_paths import glob_problem, inside_tree
 
 #: Where the audited repository keeps its settings (relative to its root).
@@ -114,7 +114,7 @@ KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "gate": ("gate", _gate),
     "judges": ("judges", _choice(*JUDGE_KINDS)),
     "model": ("model", _text),
-    "provider": ("provider", _choice("anthropic", "bedrock", "vertex")),
+    "provider": ("provider", _choice(*PROVIDERS)),
     "region": ("region", _text),
     "project-id": ("project_id", _text),
     "max-cost-usd": ("max_cost_usd", _number(0.01, 10_000)),

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from courtroom import __version__
 from courtroom.errors import EXIT_CRITICAL, EXIT_USAGE, CourtroomError, UsageError
-from courtroom.models import CONCURRENCY_RANGE, JUDGE_KINDS
+from courtroom.models import CONCURRENCY_RANGE, JUDGE_KINDS, PROVIDERS
 
 
 class _Parser(argparse.ArgumentParser):
@@ -52,7 +52,7 @@ def _settings(p: argparse.ArgumentParser) -> None:
                    help="settings file to use instead of the target's .github/courtroom.yml")
     p.add_argument("--judges", choices=list(JUDGE_KINDS),
                    help="judge bench (default: anthropic when ANTHROPIC_API_KEY is set)")
-    p.add_argument("--provider", choices=["anthropic", "bedrock", "vertex"],
+    p.add_argument("--provider", choices=list(PROVIDERS),
                    help="where Claude is served from (default: anthropic)")
     p.add_argument("--region", metavar="REGION",
                    help="bedrock or vertex region (default: AWS_REGION / CLOUD_ML_REGION)")

@@ -37,7 +37,14 @@ from courtroom.publish.github.event import (
     resolve_pdf,
     resolve_subject,
 )
-from courtroom.publish.github.publish import append, publish, say
+from courtroom.publish.github.publish import (
+    append,
+    hand_back,
+    keep_files,
+    left_in,
+    publish,
+    say,
+)
 from courtroom.publish.github.reuse import opinion_keys, seed_cache
 from courtroom.publish.github.runners import (
     AuditRequest,
@@ -47,7 +54,7 @@ from courtroom.publish.github.runners import (
     replay_runner,
 )
 from courtroom.publish.protocol import PublishTarget
-from courtroom.render.markdown import render_report, render_summary
+from courtroom.render.markdown import render_summary
 from courtroom.render.state import PreviousAudit, cache_seeds, trusted_state
 from courtroom.render.text import neutralise
 
@@ -62,36 +69,6 @@ class Failed:
     error: str
     paths: dict[str, Path] = field(default_factory=dict)
     verdict: Verdict | None = None
-
-
-def keep_files(verdict: Verdict, written: Mapping[str, Path], out_dir: Path) -> dict[str, Path]:
-    """Make sure verdict.json and report.md exist on disk, whatever the audit wrote."""
-    paths = dict(written)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    if not paths.get("verdict") or not paths["verdict"].is_file():
-        paths["verdict"] = out_dir / "verdict.json"
-        paths["verdict"].write_text(verdict.model_dump_json(indent=2), encoding="utf-8")
-    if not paths.get("report") or not paths["report"].is_file():
-        paths["report"] = out_dir / "report.md"
-        paths["report"].write_text(render_report(verdict), encoding="utf-8")
-    return paths
-
-
-def hand_back(out_dir: Path, workspace: Path) -> None:
-    """Give the report folder to the workspace's owner.
-
-    A Docker action runs as root over a checkout owned by the runner's user: a root-owned
-    folder left in the workspace is one the runner cannot empty before the next job.
-    """
-    try:
-        owner = workspace.stat()
-        if os.geteuid() != 0 or owner.st_uid == 0 or not out_dir.is_dir():
-            return
-        for folder, dirs, files in os.walk(out_dir):  # links are never followed
-            for name in (folder, *(os.path.join(folder, n) for n in (*dirs, *files))):
-                os.lchown(name, owner.st_uid, owner.st_gid)
-    except OSError as exc:
-        say(f"could not hand the report folder to the workspace's owner: {exc.strerror or exc}")
 
 
 def _previous(
@@ -198,16 +175,10 @@ def _run(run_audit: RunAudit, request: AuditRequest) -> Outcome:
     try:
         return run_audit(request)
     except CourtroomError as exc:
-        return Failed(exc.exit_code, str(exc), _left_in(request.out_dir))
+        return Failed(exc.exit_code, str(exc), left_in(request.out_dir))
     except Exception as exc:
         return Failed(EXIT_CRITICAL, f"unexpected {type(exc).__name__}: {exc}",
-                      _left_in(request.out_dir))
-
-
-def _left_in(out_dir: Path) -> dict[str, Path]:
-    names = {"report": "report.md", "verdict": "verdict.json", "partial": "partial_state.json",
-             "trace": "trace.jsonl"}
-    return {kind: out_dir / name for kind, name in names.items() if (out_dir / name).is_file()}
+                      left_in(request.out_dir))
 
 
 def _audit_and_publish(
@@ -268,7 +239,7 @@ def _critical(
     error = plain(str(outcome.error or "the audit could not complete"))
     print(f"::error::{escape_data(f'courtroom: the audit could not complete: {error}')}")
     shown = neutralise(error)
-    left = dict(outcome.paths) or _left_in(config.out_dir)
+    left = dict(outcome.paths) or left_in(config.out_dir)
     hand_back(config.out_dir, config.workspace)
     kept = next((left[k] for k in ("report", "verdict", "partial", "trace") if k in left), None)
     where = f"What it left is in `{_shown(config, kept.parent)}`." if kept else "It left no files."

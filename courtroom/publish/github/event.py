@@ -17,13 +17,12 @@ from typing import Any, Protocol
 
 from courtroom.detectives.repo.workspace import run_git
 from courtroom.errors import ConfigError, PublishError
-from courtroom.models import CONCURRENCY_RANGE
+from courtroom.models import CONCURRENCY_RANGE, PROVIDERS
 from courtroom.publish.protocol import PullCommits
 
 REPORT_DIR = "courtroom-report"
 TRUE = {"true", "yes", "1", "on"}
 FALSE = {"false", "no", "0", "off", ""}
-PROVIDERS = ("anthropic", "bedrock", "vertex")
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ or the step outputs.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -21,7 +22,12 @@ from courtroom.publish.github.annotations import (
 from courtroom.publish.github.client import ReadOnlyTokenError
 from courtroom.publish.github.event import ActionConfig, Subject
 from courtroom.publish.protocol import PublishTarget
-from courtroom.render.markdown import COMMENT_LIMIT, render_check_run, render_comment
+from courtroom.render.markdown import (
+    COMMENT_LIMIT,
+    render_check_run,
+    render_comment,
+    render_report,
+)
 from courtroom.render.state import SIGNATURE_ROOM, PreviousAudit, sign_state
 
 
@@ -102,3 +108,40 @@ def publish(
             "read-only here: a fork PR, or missing `pull-requests: write` / `checks: write`); "
             "this summary is the verdict.\n",
         )
+
+
+def keep_files(verdict: Verdict, written: Mapping[str, Path], out_dir: Path) -> dict[str, Path]:
+    """Make sure verdict.json and report.md exist on disk, whatever the audit wrote."""
+    paths = dict(written)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if not paths.get("verdict") or not paths["verdict"].is_file():
+        paths["verdict"] = out_dir / "verdict.json"
+        paths["verdict"].write_text(verdict.model_dump_json(indent=2), encoding="utf-8")
+    if not paths.get("report") or not paths["report"].is_file():
+        paths["report"] = out_dir / "report.md"
+        paths["report"].write_text(render_report(verdict), encoding="utf-8")
+    return paths
+
+
+def hand_back(out_dir: Path, workspace: Path) -> None:
+    """Give the report folder to the workspace's owner.
+
+    A Docker action runs as root over a checkout owned by the runner's user: a root-owned
+    folder left in the workspace is one the runner cannot empty before the next job.
+    """
+    try:
+        owner = workspace.stat()
+        if os.geteuid() != 0 or owner.st_uid == 0 or not out_dir.is_dir():
+            return
+        for folder, dirs, files in os.walk(out_dir):  # links are never followed
+            for name in (folder, *(os.path.join(folder, n) for n in (*dirs, *files))):
+                os.lchown(name, owner.st_uid, owner.st_gid)
+    except OSError as exc:
+        say(f"could not hand the report folder to the workspace's owner: {exc.strerror or exc}")
+
+
+def left_in(out_dir: Path) -> dict[str, Path]:
+    """The files an audit that raised still left in ``out_dir``, by kind."""
+    names = {"report": "report.md", "verdict": "verdict.json", "partial": "partial_state.json",
+             "trace": "trace.jsonl"}
+    return {kind: out_dir / name for kind, name in names.items() if (out_dir / name).is_file()}

@@ -354,7 +354,7 @@ def test_the_report_folder_is_handed_back_to_the_workspace_owner(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # As root over a uid-1001 checkout, every file and folder left behind goes to 1001.
-    from courtroom.publish.github import action as action_module
+    from courtroom.publish.github import publish as publish_module
 
     out = tmp_path / "courtroom-report"
     (out / "sub").mkdir(parents=True)
@@ -369,12 +369,12 @@ def test_the_report_folder_is_handed_back_to_the_workspace_owner(
     monkeypatch.setattr(os, "geteuid", lambda: 0)
     changed: list[tuple[str, int, int]] = []
     monkeypatch.setattr(os, "lchown", lambda p, u, g: changed.append((str(p), u, g)))
-    action_module.hand_back(out, tmp_path)
+    publish_module.hand_back(out, tmp_path)
     names = {Path(p).relative_to(tmp_path).as_posix() for p, _, _ in changed}
     assert names == {"courtroom-report", "courtroom-report/sub", "courtroom-report/verdict.json",
                      "courtroom-report/link", "courtroom-report/sub/trace.jsonl"}
     assert {(u, g) for _, u, g in changed} == {(1001, 1002)}
     changed.clear()
     monkeypatch.setattr(os, "geteuid", lambda: 1001)  # not root: nothing to hand back
-    action_module.hand_back(out, tmp_path)
+    publish_module.hand_back(out, tmp_path)
     assert changed == []
