@@ -28,6 +28,13 @@ def test_tree_globs_hide_everything_but_python_source() -> None:
     assert not AuditConfig(target=".", out_dir=Path("o")).skips()("anything.py")
 
 
+def test_a_repository_cannot_hide_scripts_with_its_own_ignore_globs() -> None:
+    config = AuditConfig(target=".", out_dir=Path("out"), tree_ignore=("bin/**", "**/*.pyw"))
+    hidden = config.skips()
+    assert not hidden("bin/deploy") and not hidden("tools/x.pyw") and not hidden("app.py")
+    assert hidden("bin/readme.txt")
+
+
 def test_each_criterion_under_its_own_minimum_fails_the_gate() -> None:
     results = [
         make_criterion(cid, cid, [make_opinion(j, cid, score) for j in JUDGES], {})

@@ -1,4 +1,4 @@
-"""run_detectives (concurrency, retries, dedupe, ordering) and investigate (remand)."""
+"""run_detectives: concurrency, retries, dedupe, ordering, errors."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from courtroom.detectives import REGISTRY, investigate, run_detectives
+from courtroom.detectives import REGISTRY, run_detectives
 from courtroom.detectives.base import Case
 from courtroom.detectives.common import SCAN_INCOMPLETE, make
 from courtroom.detectives.repo import listing
-from courtroom.models import Evidence, EvidenceRequest
+from courtroom.models import Evidence
 from courtroom.trace import Trace
 from detectives.conftest import OpenCase
 from detectives.submissions import exemplary_submission, flawed_submission, good_pdf
@@ -101,32 +101,6 @@ def test_absolute_paths_are_scrubbed(tmp_path: Path, open_case: OpenCase,
     evidence, _ = run_detectives(case, only=["zz_leaky"])
     assert evidence[0].location == "a.py:3" and evidence[0].rationale == "read a.py"
     assert evidence[0].content == "."
-
-
-def test_investigate_remand(tmp_path: Path, open_case: OpenCase) -> None:
-    case = open_case(exemplary_submission(tmp_path / "r"))
-    found = investigate(case, [
-        EvidenceRequest(path="src/graph.py", question="is the graph here?"),
-        EvidenceRequest(symbol="AgentState"),
-        EvidenceRequest(symbol="with_structured_output"),
-        EvidenceRequest(path="src/nodes"),
-        EvidenceRequest(path="src/missing.py"),
-        EvidenceRequest(symbol="NoSuchThing"),
-        EvidenceRequest(question="anything?"),
-    ])
-    by_loc = [(e.found, e.location) for e in found]
-    assert by_loc == [
-        (True, "src/graph.py:1"),
-        (True, "src/state.py:21"),
-        (True, "src/nodes/judges.py:25"),
-        (True, "src/nodes"),
-        (False, "."),
-        (False, "."),
-        (False, "."),
-    ]
-    assert all("remand" in e.tags and "github_repo" in e.tags for e in found)
-    assert "StateGraph" in (found[0].content or "")
-    assert "class AgentState(TypedDict)" in (found[1].content or "")
 
 
 def test_unusable_pdf_is_recorded_in_errors(tmp_path: Path, open_case: OpenCase) -> None:

@@ -58,6 +58,13 @@ def mixed_evidence() -> list[Evidence]:
     ]
 
 
+def long_evidence() -> list[Evidence]:
+    """Evidence big enough that a criterion's prompt prefix passes the cache minimum."""
+    return [ev(f"node {i} of the graph", location=f"src/graph.py:{i}",
+               content="def node(state):\n    return {'evidence': []}\n" * 30)
+            for i in range(4)]
+
+
 @pytest.fixture
 def fake() -> Iterator[FakeAnthropic]:
     server = FakeAnthropic().start()

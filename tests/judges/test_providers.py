@@ -11,8 +11,7 @@ from courtroom.judges.base import JudgeRequest
 from courtroom.judges.pricing import base_model, price_for
 from courtroom.models import JUDGES
 
-from .conftest import SECRET, dimension, mixed_evidence
-from .test_scheduling import long_evidence
+from .conftest import SECRET, dimension, long_evidence, mixed_evidence
 
 
 def ask(backend, evidence=None) -> JudgeBench:

@@ -8,7 +8,7 @@ import unicodedata
 import pytest
 from markdown_oracle import headings, live_parts
 
-from courtroom.render.text import BREAK, anchor, code, neutralise
+from courtroom.render.text import BREAK, anchor, code, neutralise, scrub
 
 HOSTILE = [
     "ping @octocat and @acme/security-team",
@@ -118,3 +118,9 @@ def test_anchor_keeps_only_safe_characters() -> None:
     assert anchor("graph_orchestration") == "graph_orchestration"
     assert anchor('x"><img src=//evil>') == "ximgsrcevil"
     assert anchor("") == "x"
+
+
+def test_runner_paths_become_repo_relative() -> None:
+    assert scrub("see /github/workspace/src/a.py:3") == "see src/a.py:3"
+    assert scrub("at /home/runner/work/repo/repo/pkg/b.py") == "at pkg/b.py"
+    assert scrub("tmp /tmp/tmpab12/clone/c.py here") == "tmp …/c.py here"

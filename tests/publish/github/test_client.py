@@ -10,12 +10,7 @@ from verdict_builders import make_verdict
 
 from courtroom.errors import PublishError
 from courtroom.publish.github.annotations import (
-    escape_data,
-    escape_property,
     findings,
-    parse_location,
-    workflow_command,
-    workflow_commands,
 )
 from courtroom.publish.github.client import Publisher, ReadOnlyTokenError
 from courtroom.publish.protocol import PullCommits
@@ -187,26 +182,6 @@ def test_fake_enforces_the_contract() -> None:
     assert validate({**good, "output": {"title": "t", "summary": "x" * 65536}}, schema)
 
 
-def test_findings_and_locations() -> None:
-    notes = findings(make_verdict(findings=120))
-    assert len(notes) >= 120
-    assert notes[0].level == "failure"  # most severe first
-    assert all(not n.path.startswith("pdf") for n in notes)
-    assert parse_location("src/a.py:12-14") == ("src/a.py", 12, 14)
-    assert parse_location("pdf:page 3") is None and parse_location("3f9c2ab") is None
-
-
-def test_workflow_commands_are_escaped() -> None:
-    assert escape_data("50%\r\nnext") == "50%25%0D%0Anext"
-    assert escape_property("a:b,c") == "a%3Ab%2Cc"
-    note = findings(make_verdict(findings=1))[0]
-    line = workflow_command(note)
-    assert line.startswith("::error file=pkg/mod000.py,line=1,endLine=1,title=")
-    assert "\n" not in line
-    many = workflow_commands(findings(make_verdict(findings=80)), limit=50)
-    assert len(many) == 51 and many[-1].startswith("::notice::")
-
-
 def test_the_github_tests_carry_their_own_contract() -> None:
     """A bare clone has nothing beside it: the fakes read only tests/fixtures."""
     from pathlib import Path
@@ -256,29 +231,6 @@ def test_a_failed_annotation_batch_leaves_the_run_standing(
     assert fake.check_runs[run.id]["conclusion"] == "failure"
     assert run.annotations_failed == 50
     assert len(fake.check_runs[run.id]["annotations"]) == len(notes) - 50
-
-
-def test_annotation_text_mentions_no_one_and_hides_nothing() -> None:
-    from verdict_builders import make_findings
-
-    from courtroom.publish.github.annotations import plain
-
-    assert plain("ping @octocat and\n@org/team\u202e\x1b[31m") == (
-        "ping \uff20octocat and \uff20org/team[31m"
-    )
-    verdict = make_verdict(findings=1)
-    (finding,) = make_findings(1)
-    hostile = finding.model_copy(
-        update={"goal": "shell @admins\nnew line", "rationale": "see \u2066@org/sec\u2069"}
-    )
-    verdict = verdict.model_copy(update={"evidences": {**verdict.evidences, finding.id: hostile}})
-    notes = [n for n in findings(verdict) if "shell" in n.title]
-    assert notes, "the hostile finding is annotated"
-    for note in notes:
-        for text in (note.title, note.message):
-            assert "@a" not in text and "@o" not in text
-            assert not any(ch in text for ch in "\u2066\u2069\u202e\x1b")
-        assert "\n" not in note.title and note.message.count("\n") == 1
 
 
 def test_a_refused_first_batch_still_creates_the_run(fake: FakeGitHub, sleeps: list[float]) -> None:

@@ -16,14 +16,7 @@ from courtroom.judges.base import JudgeRequest, JudgeUsage
 from courtroom.models import JUDGES, JudicialOpinion, opinion_id
 from courtroom.trace import Trace
 
-from .conftest import SECRET, dimension, ev, mixed_evidence
-
-
-def long_evidence() -> list:
-    """Evidence big enough that a criterion's prompt prefix passes the cache minimum."""
-    return [ev(f"node {i} of the graph", location=f"src/graph.py:{i}",
-               content="def node(state):\n    return {'evidence': []}\n" * 30)
-            for i in range(4)]
+from .conftest import SECRET, dimension, long_evidence, mixed_evidence
 
 
 class Recording(FakeBackend):
