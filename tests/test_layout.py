@@ -1,10 +1,9 @@
 """The package's layout: its imports run one way, its modules and functions keep to the
 house sizes, and its tests mirror it.
 
-Imports: no module imports, at run time, one that imports it back. Imports under
-``if TYPE_CHECKING:`` are left out: they never run, and a recursive evaluator (the taint
-package's frame and its statement/expression handlers) names its caller's type that way
-on purpose.
+Imports: no module imports one that imports it back, counting every import in the file:
+at the top, inside a function (a lazy import), and under ``if TYPE_CHECKING:`` (a loop in
+the types is a loop in the design, even if it never runs).
 
 Tests: ``tests/<pkgpath>/test_<stem>.py`` or ``test_<stem>_<aspect>.py`` exercises
 ``courtroom/<pkgpath>/<stem>.py`` (or the subpackage ``courtroom/<pkgpath>/<stem>/``), so a
@@ -28,19 +27,11 @@ def _name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _runtime_nodes(tree: ast.Module) -> list[ast.AST]:
-    skipped: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            skipped.update(id(inner) for inner in ast.walk(node))
-    return [node for node in ast.walk(tree) if id(node) not in skipped]
-
-
 def _imports(path: Path, known: set[str]) -> set[str]:
     name = _name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
