@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 from courtroom.models import Verdict
+from courtroom.render.text import code, neutralise
 
 RECORD_FILE = "submission.json"
 Status = Literal["ok", "failed"]
@@ -96,16 +97,27 @@ def cohort_csv(results: list[SubmissionResult]) -> str:
     head = ["name", "repo", "commit", "status", "overall_score", "conclusion"]
     writer.writerow([*head, *columns, "mistrials", "errors", "failure"])
     for r in sorted(results, key=lambda r: r.index):
+        text = [r.name, r.repo, r.commit or "", r.status]
         writer.writerow(
-            [r.name, r.repo, r.commit or "", r.status, _fmt(r.overall_score), r.conclusion or ""]
+            [_inert(t) for t in text] + [_fmt(r.overall_score), r.conclusion or ""]
             + [r.scores.get(cid, "") for cid in columns]
-            + [r.mistrials, r.errors, r.failure or ""]
+            + [r.mistrials, r.errors, _inert(r.failure or "")]
         )
     return buffer.getvalue()
 
 
+#: What a spreadsheet reads as the start of a formula in a cell.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _inert(text: str) -> str:
+    """A text cell a spreadsheet shows as text: a leading formula character gets a quote
+    (an error message or a repository name can start with one)."""
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return neutralise(text, cell=True)
 
 
 def cohort_markdown(results: list[SubmissionResult], title: str = "Cohort audit") -> str:
@@ -151,7 +163,7 @@ def cohort_markdown(results: list[SubmissionResult], title: str = "Cohort audit"
     if failed:
         lines += ["", "## Failed submissions", ""]
         lines += [
-            f"- **{_cell(r.name)}** ({_cell(r.repo)}): {_cell(r.failure or '')}" for r in failed
+            f"- **{_cell(r.name)}** ({code(r.repo)}): {_cell(r.failure or '')}" for r in failed
         ]
     if columns:
         lines += ["", "Criteria: " + ", ".join(f"`{cid}` = {n}" for cid, n in columns.items())]

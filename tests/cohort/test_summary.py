@@ -64,4 +64,21 @@ def test_the_markdown_puts_the_weakest_criterion_first_and_keeps_failures_on_one
     assert weakest < text.index("| Zeta first in the rubric | 4.50 | 0 | 2 |")
     assert "| [ana](ana/report.md) | 3.00 | neutral | 5 | 1 | 0 | 0 |" in text
     assert "| cy | — | **failed** | — | — | 0 | 0 |" in text
-    assert "- **cy** (https://x.test/cy): git said: fatal \\| not found fatal: exit 128" in text
+    assert "- **cy** (`https://x.test/cy`): git said: fatal \\| not found fatal: exit 128" in text
+
+
+def test_text_cells_cannot_become_spreadsheet_formulas() -> None:
+    failed = result(0, "ana", {}, status="failed", overall_score=None, conclusion=None,
+                    repo="=HYPERLINK(\"http://x.test\")", failure="-1+cmd|' /C calc'!A0")
+    row = list(csv.reader(cohort_csv([failed]).splitlines()))[1]
+    assert row[1] == "'=HYPERLINK(\"http://x.test\")"
+    assert row[-1] == "'-1+cmd|' /C calc'!A0"
+    assert row[0] == "ana"  # ordinary text is left alone
+
+
+def test_failures_in_the_markdown_mention_no_one_and_link_nowhere() -> None:
+    failed = result(0, "ana", {}, status="failed", overall_score=None, conclusion=None,
+                    failure="clone failed, ping @octocat at [here](https://evil.test) | x")
+    text = cohort_markdown([failed])
+    line = next(ln for ln in text.splitlines() if "clone failed" in ln)
+    assert "@octocat" not in line and "](https://" not in line and " | x" not in line
