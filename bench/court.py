@@ -22,8 +22,9 @@ from courtroom import chief_justice
 from courtroom.court.session import CourtOutcome, hold_court
 from courtroom.detectives.base import Case
 from courtroom.detectives.docket import evidence_for
-from courtroom.judges import JudgeBench, OfflineBackend
 from courtroom.judges.base import JudgeRequest, JudgeUsage
+from courtroom.judges.bench import JudgeBench
+from courtroom.judges.offline import OfflineBackend
 from courtroom.models import JUDGES, Evidence, JudicialOpinion
 from courtroom.rubric import Rubric, parse_rubric
 from courtroom.trace import Trace

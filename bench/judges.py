@@ -31,8 +31,11 @@ from courtroom.config import AuditConfig  # noqa: E402
 from courtroom.detectives import open_workspace, run_detectives  # noqa: E402
 from courtroom.detectives.base import Case  # noqa: E402
 from courtroom.detectives.docket import evidence_for  # noqa: E402
-from courtroom.judges import JudgeBench, OpinionCache, envelope, make_backend  # noqa: E402
+from courtroom.judges import envelope  # noqa: E402
+from courtroom.judges.backends import make_backend  # noqa: E402
 from courtroom.judges.base import JudgeRequest, left_out  # noqa: E402
+from courtroom.judges.bench import JudgeBench  # noqa: E402
+from courtroom.judges.cache import OpinionCache  # noqa: E402
 from courtroom.models import JUDGES, Evidence  # noqa: E402
 from courtroom.pipeline import audit  # noqa: E402
 from courtroom.rubric import default_rubric_path, load_rubric  # noqa: E402
@@ -147,7 +150,8 @@ def large_repository(files: int) -> None:
 
 
 def backend_build() -> None:
-    code = ("import time; t=time.perf_counter(); from courtroom.judges import make_backend; "
+    code = ("import time; t=time.perf_counter(); "
+            "from courtroom.judges.backends import make_backend; "
             "make_backend('anthropic', api_key='sk-ant-x', base_url='http://127.0.0.1:9'); "
             "print(round(time.perf_counter()-t, 3))")
     cold = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

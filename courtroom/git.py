@@ -85,8 +85,11 @@ def git_env() -> dict[str, str]:
 #: What a read-only command runs under besides ``git_env``: a partial clone fetches a
 #: missing object from its promisor remote on demand, which would reach the network or a
 #: repository outside the tree. Newer git obeys GIT_NO_LAZY_FETCH; for older git, no
-#: transport is allowed at all (no protocol is named "none").
-NO_FETCH_ENV = {"GIT_NO_LAZY_FETCH": "1", "GIT_ALLOW_PROTOCOL": "none"}
+#: transport is allowed at all (no protocol is named "none"). Replacement refs are
+#: ignored too: refs/replace/* in the tree's repository would swap which commit or blob
+#: a read returns.
+NO_FETCH_ENV = {"GIT_NO_LAZY_FETCH": "1", "GIT_ALLOW_PROTOCOL": "none",
+                "GIT_NO_REPLACE_OBJECTS": "1"}
 
 
 def pinned_options(root: Path | None = None, *, keep: frozenset[str] = frozenset()) -> list[str]:

@@ -22,9 +22,10 @@ from courtroom.detectives.common import SCAN_INCOMPLETE
 from courtroom.detectives.docket import evidence_for
 from courtroom.detectives.security.detective import security_report
 from courtroom.errors import EXIT_CRITICAL, EXIT_FAILURE, EXIT_OK, SynthesisError
-from courtroom.judges import JudgeBench, OpinionCache, make_backend
+from courtroom.judges.backends import make_backend
 from courtroom.judges.base import Backend, JudgeRequest, left_out
-from courtroom.judges.bench import Answer
+from courtroom.judges.bench import Answer, JudgeBench
+from courtroom.judges.cache import OpinionCache
 from courtroom.judgment import SYNTHESIS, conclude_verdict
 from courtroom.models import (
     JUDGES,

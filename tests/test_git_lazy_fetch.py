@@ -1,5 +1,6 @@
-"""A partial clone must not fetch missing objects while it is read: that would reach the
-network, or a repository outside the audited tree, on the audited repository's say-so."""
+"""Reading the audited repository never leaves it, nor lets it swap what is read: a partial
+clone must not fetch missing objects (the network, or a repository outside the tree), and
+replacement refs must not substitute commits or blobs."""
 
 from __future__ import annotations
 
@@ -34,3 +35,14 @@ def test_a_missing_object_of_a_partial_clone_is_not_fetched(tmp_path: Path) -> N
                              env={**os.environ, "GIT_ALLOW_PROTOCOL": "none",
                                   "GIT_NO_LAZY_FETCH": "1"})
     assert missing.returncode != 0
+
+
+def test_replacement_refs_do_not_swap_what_is_read(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r", files={"a.txt": "real\n"})
+    real = _git("rev-parse", "HEAD:a.txt", cwd=repo)
+    fake_file = tmp_path / "fake.txt"
+    fake_file.write_text("forged\n")
+    fake = _git("hash-object", "-w", str(fake_file), cwd=repo)
+    _git("replace", real, fake, cwd=repo)
+    assert _git("cat-file", "-p", real, cwd=repo) == "forged"  # plain git is fooled
+    assert git_bytes(repo, "cat-file", "-p", real) == b"real\n"

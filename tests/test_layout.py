@@ -45,6 +45,11 @@ def _imports(path: Path, known: set[str]) -> set[str]:
         elif (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
               and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module"):
             found.add(str(node.args[0].value))
+    # Importing a.b.c first runs a/__init__ and a/b/__init__: those are imports too, except
+    # the importer's own packages, which are already running when it is imported.
+    own = {".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 1)}
+    found |= {".".join(other.split(".")[:i]) for other in list(found)
+              for i in range(1, other.count(".") + 1)} - own
     return {other for other in found if other in known and other != name}
 
 

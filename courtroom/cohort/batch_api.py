@@ -25,9 +25,10 @@ from courtroom.cohort.manifest import Row
 from courtroom.cohort.settings import BatchSettings, default_audit
 from courtroom.config import AuditConfig
 from courtroom.errors import ConfigError, JudgeError, JudgeOutputError
-from courtroom.judges import OpinionCache, claude_request
+from courtroom.judges import claude_request
 from courtroom.judges.anthropic_backend import AnthropicBackend
 from courtroom.judges.base import JudgeRequest, JudgeUsage
+from courtroom.judges.cache import OpinionCache
 from courtroom.models import JudgeName, JudicialOpinion
 
 #: Hearing rounds make later passes; this bounds them (the court bounds rounds too).

@@ -91,15 +91,16 @@ def file_digest(path: Path | None) -> str | None:
 
 
 def bench_label(config: AuditConfig) -> str:
-    """The judge bench a config asks for, as verdict.json's ``bench`` field spells it."""
+    """The judge bench a config asks for, as verdict.json's ``bench`` field spells it: the
+    provider serving Claude and the resolved model (a change of default model, or of
+    provider, invalidates stored verdicts), or another backend's own kind."""
     if config.judges == "offline":
         return "offline"
-    if config.model:
-        return f"anthropic:{config.model}"
-    # Resolve the default so a change of default model invalidates stored verdicts.
-    from courtroom.judges.anthropic_backend import DEFAULT_MODEL
+    if config.judges != "anthropic":
+        return f"{config.judges}:{config.model or 'default'}"
+    from courtroom.judges.providers import default_model
 
-    return f"anthropic:{DEFAULT_MODEL}"
+    return f"{config.provider}:{config.model or default_model(config.provider)}"
 
 
 def batch_key(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable
 from concurrent.futures import Future
 
 from courtroom.errors import JudgeError
@@ -23,8 +23,7 @@ from courtroom.judges.cache import OpinionCache
 from courtroom.judges.dispatch import CONTINUE, OPEN, Budget, Dispatcher
 from courtroom.judges.offline import OfflineBackend
 from courtroom.judges.pricing import estimate_usd
-from courtroom.models import JUDGES, Evidence, JudgeName, JudicialOpinion, Usage
-from courtroom.rubric import Dimension
+from courtroom.models import JudicialOpinion, Usage
 from courtroom.trace import Trace
 
 #: Default bound on requests in flight (AuditConfig.max_concurrency's default).
@@ -95,48 +94,13 @@ class JudgeBench:
             slots.update(zip(indices, queued, strict=True))
         return [slots[i] for i in range(len(requests))]
 
-    def judge(
-        self,
-        requests: list[JudgeRequest],
-        on_done: Callable[[int], None] | None = None,
-    ) -> list[Answer]:
+    def judge(self, requests: list[JudgeRequest]) -> list[Answer]:
         """Every request's opinion, in request order; never raises for a failed judge."""
-        futures = self.submit(requests)
-        if on_done is not None:
-            done = 0
-
-            def tick(_future: Future[Answer]) -> None:
-                nonlocal done
-                with self._lock:
-                    done += 1
-                    count = done
-                on_done(count)
-
-            for future in futures:
-                future.add_done_callback(tick)
-        return [future.result() for future in futures]
+        return [future.result() for future in self.submit(requests)]
 
     def close(self) -> None:
         """Stop the bench's worker threads; requests still queued are not sent."""
         self._dispatch.close()
-
-    def judge_criteria(
-        self,
-        dimensions: Iterable[Dimension],
-        evidence_by_criterion: Mapping[str, list[Evidence]],
-        judges: Iterable[JudgeName] = JUDGES,
-    ) -> dict[str, list[JudicialOpinion]]:
-        """Three opinions per criterion (Prosecutor, Defense, TechLead order)."""
-        dims = list(dimensions)
-        requests = [
-            JudgeRequest(persona=j, dimension=d, evidence=list(evidence_by_criterion.get(d.id, [])))
-            for d in dims
-            for j in judges
-        ]
-        result: dict[str, list[JudicialOpinion]] = {d.id: [] for d in dims}
-        for opinion, _usage in self.judge(requests):
-            result[opinion.criterion_id].append(opinion)
-        return result
 
     def _one(self, request: JudgeRequest) -> Answer:
         who = {"criterion_id": request.dimension.id, "judge": request.persona,

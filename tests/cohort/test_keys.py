@@ -18,6 +18,7 @@ from courtroom.cohort.keys import (
     write_key,
 )
 from courtroom.config import AuditConfig
+from courtroom.judges.providers import default_model
 from courtroom.rubric import default_rubric_path
 
 
@@ -62,6 +63,16 @@ def test_the_bench_label_names_the_model_even_by_default(tmp_path: Path) -> None
     assert bench_label(config(tmp_path, judges="anthropic", model="m")) == "anthropic:m"
     default = bench_label(config(tmp_path, judges="anthropic"))
     assert default.startswith("anthropic:") and default != "anthropic:"
+
+
+def test_the_bench_label_tells_providers_apart_as_their_backends_do(tmp_path: Path) -> None:
+    labels = {p: bench_label(config(tmp_path, judges="anthropic", provider=p))
+              for p in ("anthropic", "bedrock", "vertex")}
+    # As AnthropicBackend names itself: "<provider>:<the provider's model id>".
+    assert labels == {"anthropic": f"anthropic:{default_model('anthropic')}",
+                      "bedrock": f"bedrock:{default_model('bedrock')}",
+                      "vertex": f"vertex:{default_model('vertex')}"}
+    assert len(set(labels.values())) == 3
 
 
 def test_resume_needs_a_commit_a_verdict_and_the_same_key(tmp_path: Path) -> None:

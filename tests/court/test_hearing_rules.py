@@ -13,8 +13,9 @@ from courtroom.court.hearing_rules import answers, revise
 from courtroom.court.session import CourtOutcome, hold_court
 from courtroom.detectives.docket import evidence_for
 from courtroom.errors import JudgeError
-from courtroom.judges import JudgeBench, OfflineBackend
 from courtroom.judges.base import JudgeRequest
+from courtroom.judges.bench import JudgeBench
+from courtroom.judges.offline import OfflineBackend
 from courtroom.models import JUDGES, Evidence, EvidenceRequest, JudicialOpinion
 from courtroom.rubric import CourtParameters, Rubric
 from courtroom.trace import Trace

@@ -15,9 +15,9 @@ from courtroom import chief_justice
 from courtroom.config import AuditConfig
 from courtroom.court.session import hold_court
 from courtroom.integrity import verify
-from courtroom.judges import OfflineBackend
 from courtroom.judges.base import JudgeRequest, JudgeUsage
 from courtroom.judges.bench import JudgeBench
+from courtroom.judges.offline import OfflineBackend
 from courtroom.models import EvidenceRequest, JudicialOpinion, Verdict
 from courtroom.pipeline import audit
 from courtroom.rubric import default_rubric_path, load_rubric

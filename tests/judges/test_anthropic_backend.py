@@ -8,9 +8,11 @@ import pytest
 from fakes.anthropic_server import Reply, error, message, opinion_text, shown_ids
 
 from courtroom.errors import JudgeError, JudgeOutputError, JudgeTransportError
-from courtroom.judges import JudgeBench, OpinionCache, make_backend
 from courtroom.judges.anthropic_backend import AnthropicBackend
+from courtroom.judges.backends import make_backend
 from courtroom.judges.base import JudgeRequest
+from courtroom.judges.bench import JudgeBench
+from courtroom.judges.cache import OpinionCache
 from courtroom.models import FALLBACK_ARGUMENT, JUDGES
 from courtroom.trace import Trace
 

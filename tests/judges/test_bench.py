@@ -7,8 +7,11 @@ import json
 from builders import FakeBackend
 
 from courtroom.errors import JudgeTransportError
-from courtroom.judges import JudgeBench, OfflineBackend, OpinionCache, make_backend
+from courtroom.judges.backends import make_backend
 from courtroom.judges.base import JudgeRequest, JudgeUsage
+from courtroom.judges.bench import JudgeBench
+from courtroom.judges.cache import OpinionCache
+from courtroom.judges.offline import OfflineBackend
 from courtroom.models import FALLBACK_ARGUMENT, JUDGES
 from courtroom.trace import Trace
 
@@ -31,30 +34,33 @@ class Flaky(FakeBackend):
         return opinion, JudgeUsage(input_tokens=10, output_tokens=5)
 
 
-def test_judge_criteria_gives_three_opinions_per_criterion_in_order():
+def _ask(dims: list, evidence: dict) -> list[JudgeRequest]:  # type: ignore[type-arg]
+    return [JudgeRequest(persona=p, dimension=d, evidence=evidence.get(d.id, []))
+            for d in dims for p in JUDGES]
+
+
+def test_answers_come_back_in_request_order():
     dims = [dimension("a"), dimension("b")]
-    out = JudgeBench(OfflineBackend()).judge_criteria(dims, {"a": mixed_evidence(), "b": []})
-    assert list(out) == ["a", "b"]
-    assert [o.judge for o in out["a"]] == list(JUDGES)
-    assert all(o.cited_evidence == ["NO_EVIDENCE"] for o in out["b"])
+    answers = JudgeBench(OfflineBackend()).judge(_ask(dims, {"a": mixed_evidence()}))
+    assert [(o.criterion_id, o.judge) for o, _usage in answers] == [
+        (d.id, p) for d in dims for p in JUDGES]
+    assert all(o.cited_evidence == ["NO_EVIDENCE"] for o, _usage in answers[3:])
 
 
 def test_failed_judge_falls_back_and_the_rest_goes_on():
     for exc in (JudgeTransportError("HTTP 529 after 2 retries"), RuntimeError("bug")):
         bench = JudgeBench(Flaky(exc), max_workers=4)
-        out = bench.judge_criteria([dimension()], {dimension().id: mixed_evidence()})
-        by = {o.judge: o for o in out[dimension().id]}
+        answers = bench.judge(_ask([dimension()], {dimension().id: mixed_evidence()}))
+        by = {o.judge: o for o, _usage in answers}
         assert by["Defense"].fallback and by["Defense"].argument == FALLBACK_ARGUMENT
         assert not by["Prosecutor"].fallback and not by["TechLead"].fallback
         assert bench.usage.calls == 3 and bench.usage.input_tokens == 20
 
 
-def test_progress_and_trace_events():
-    trace, seen = Trace(), []
-    requests = [JudgeRequest(persona=p, dimension=dimension(), evidence=mixed_evidence())
-                for p in JUDGES]
-    JudgeBench(OfflineBackend(), trace=trace).judge(requests, on_done=seen.append)
-    assert sorted(seen) == [1, 2, 3]
+def test_trace_events_carry_figures_never_text():
+    trace = Trace()
+    JudgeBench(OfflineBackend(), trace=trace).judge(_ask([dimension()],
+                                                        {dimension().id: mixed_evidence()}))
     kinds = [e["event"] for e in trace.events if e["stage"] == "judge"]
     assert kinds.count("enter") == 3 and kinds.count("exit") == 3
     exits = [e for e in trace.events if e["event"] == "exit"]

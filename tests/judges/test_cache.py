@@ -5,24 +5,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from courtroom.judges import JudgeBench, OpinionCache
+from verdict_builders import make_opinion
+
 from courtroom.judges.anthropic_backend import AnthropicBackend
 from courtroom.judges.base import JudgeRequest
-from courtroom.models import JUDGES, JudgeName, JudicialOpinion, opinion_id
+from courtroom.judges.bench import JudgeBench
+from courtroom.judges.cache import OpinionCache
+from courtroom.models import JUDGES, JudgeName
 
 from .conftest import dimension, ev, mixed_evidence
+
+CID = "safe_tool_engineering"
 
 
 def request(persona: JudgeName = "Prosecutor", evidence: list | None = None,
             **kw: object) -> JudgeRequest:
     facts = mixed_evidence() if evidence is None else evidence
     return JudgeRequest(persona=persona, dimension=dimension(), evidence=facts, **kw)
-
-
-def opinion(judge: JudgeName = "Prosecutor", score: int = 4) -> JudicialOpinion:
-    return JudicialOpinion(opinion_id=opinion_id(judge, "safe_tool_engineering", "t"),
-                           judge=judge, criterion_id="safe_tool_engineering", score=score,
-                           argument="Stored.", cited_evidence=[])
 
 
 def test_second_identical_audit_makes_zero_calls(fake, claude: AnthropicBackend,
@@ -54,8 +53,8 @@ def test_cache_key_changes_with_the_hearing_and_what_was_left_out(tmp_path: Path
     base = cache.key(request(), "anthropic:a")
     heard = {
         "round": cache.key(request(round=1), "anthropic:a"),
-        "peers": cache.key(request(peers=[opinion("Defense")]), "anthropic:a"),
-        "previous": cache.key(request(previous=opinion()), "anthropic:a"),
+        "peers": cache.key(request(peers=[make_opinion("Defense", CID, 4)]), "anthropic:a"),
+        "previous": cache.key(request(previous=make_opinion("Prosecutor", CID, 4)), "anthropic:a"),
         "omitted": cache.key(request(omitted={"repo, supports": 2}), "anthropic:a"),
     }
     assert base not in heard.values() and len(set(heard.values())) == len(heard)
@@ -76,15 +75,15 @@ def test_cache_key_ignores_scan_timings_but_not_facts(tmp_path: Path) -> None:
 def test_a_stored_opinion_comes_back_only_for_its_own_judge(tmp_path: Path) -> None:
     cache = OpinionCache(tmp_path)
     key = cache.key(request(), "offline")
-    cache.put(key, opinion())
-    assert cache.get(key, request()) == opinion()
+    cache.put(key, make_opinion("Prosecutor", CID, 4))
+    assert cache.get(key, request()) == make_opinion("Prosecutor", CID, 4)
     assert cache.get(key, request("Defense")) is None
 
 
 def test_a_fallback_is_never_stored_so_the_next_audit_asks_again(tmp_path: Path) -> None:
     cache = OpinionCache(tmp_path)
     key = cache.key(request(), "offline")
-    cache.put(key, JudicialOpinion.fallback_for("Prosecutor", "safe_tool_engineering"))
+    cache.put(key, make_opinion("Prosecutor", CID, 3, fallback=True))
     assert cache.get(key, request()) is None
     assert not list(tmp_path.rglob("*.json"))
 
@@ -92,7 +91,7 @@ def test_a_fallback_is_never_stored_so_the_next_audit_asks_again(tmp_path: Path)
 def test_a_damaged_entry_is_a_miss_not_an_error(tmp_path: Path) -> None:
     cache = OpinionCache(tmp_path)
     key = cache.key(request(), "offline")
-    cache.put(key, opinion())
+    cache.put(key, make_opinion("Prosecutor", CID, 4))
     (stored,) = tmp_path.rglob("*.json")
     stored.write_text('{"score": 9', encoding="utf-8")
     assert cache.get(key, request()) is None
@@ -100,11 +99,11 @@ def test_a_damaged_entry_is_a_miss_not_an_error(tmp_path: Path) -> None:
 
 def test_no_cache_reads_nothing_but_still_refreshes(tmp_path: Path) -> None:
     key = OpinionCache(tmp_path).key(request(), "offline")
-    OpinionCache(tmp_path).put(key, opinion(score=2))
+    OpinionCache(tmp_path).put(key, make_opinion("Prosecutor", CID, 2))
     fresh = OpinionCache(tmp_path, read=False)
     assert fresh.get(key, request()) is None
-    fresh.put(key, opinion(score=5))
-    assert OpinionCache(tmp_path).get(key, request()) == opinion(score=5)
+    fresh.put(key, make_opinion("Prosecutor", CID, 5))
+    assert OpinionCache(tmp_path).get(key, request()) == make_opinion("Prosecutor", CID, 5)
 
 
 def test_a_cache_folder_that_cannot_be_written_is_only_a_lost_saving(tmp_path: Path) -> None:
@@ -112,5 +111,5 @@ def test_a_cache_folder_that_cannot_be_written_is_only_a_lost_saving(tmp_path: P
     blocked.write_text("a file where the folder should be", encoding="utf-8")
     cache = OpinionCache(blocked)
     key = cache.key(request(), "offline")
-    cache.put(key, opinion())
+    cache.put(key, make_opinion("Prosecutor", CID, 4))
     assert cache.get(key, request()) is None

@@ -10,9 +10,10 @@ from court.support import CASE, rubric_with
 from fakes.anthropic_server import PromptCache, min_cacheable, tokens
 
 from courtroom.court.session import hold_court
-from courtroom.judges import JudgeBench, OfflineBackend
 from courtroom.judges.anthropic_backend import AnthropicBackend
 from courtroom.judges.base import JudgeRequest, JudgeUsage
+from courtroom.judges.bench import JudgeBench
+from courtroom.judges.offline import OfflineBackend
 from courtroom.models import JUDGES, JudicialOpinion, opinion_id
 from courtroom.trace import Trace
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import threading
 
-from courtroom.judges import JudgeBench
 from courtroom.judges.anthropic_backend import AnthropicBackend
 from courtroom.judges.base import JudgeRequest
+from courtroom.judges.bench import JudgeBench
 from courtroom.judges.dispatch import Budget
 from courtroom.models import JUDGES
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from courtroom.errors import ConfigError
-from courtroom.judges import JudgeBench, make_backend
 from courtroom.judges import providers as providers_module
+from courtroom.judges.backends import make_backend
 from courtroom.judges.base import JudgeRequest
+from courtroom.judges.bench import JudgeBench
 from courtroom.judges.pricing import base_model, price_for
 from courtroom.models import JUDGES
 

@@ -16,6 +16,7 @@ from courtroom.detectives.repo.judging_facts import (
     free_text_parsing,
     justice_files,
     llm_files,
+    schema_bodies,
     synthesis_rules,
     validation,
 )
@@ -40,7 +41,8 @@ def structured_output(case: Case) -> list[Evidence]:
     name, tags = "structured_output", (REPO, "structured_output")
     if not index.files:
         return [no_python(name, "Judge output bound to a schema", index, ("structured_output",))]
-    calls = [c for c in structured_calls(index) if not is_test_path(location_path(c.location))]
+    calls = [c for c in [*structured_calls(index), *schema_bodies(index)]
+             if not is_test_path(location_path(c.location))]
     models = llm_files(index)
     out: list[Evidence] = []
     if calls:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from courtroom.detectives.common import is_test_path
 from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, walk
-from courtroom.detectives.repo.python_facts import LLM_CALL
+from courtroom.detectives.repo.python_facts import LLM_CALL, CallFact, retried
 
 #: Free-text model output turned into data by hand: json.loads, or a regex fishing for
 #: a JSON object or list in the reply (an escaped brace or bracket; a bare brace is a
@@ -124,3 +124,28 @@ def synthesis_rules(index: SourceIndex) -> dict[str, Hit | None]:
                                 " ".join(text.splitlines()[line - 1].split())[:160])
                 break
     return out
+
+
+#: A request body built as data that makes the API enforce a JSON schema on the answer
+#: (Anthropic ``output_config`` / ``output_format``, OpenAI ``response_format``), for an
+#: SDK call made with ``**body``: the call's keywords alone do not show it.
+_SCHEMA_BODY = re.compile(rb"""["'](output_config|output_format|response_format)["']\s*:\s*"""
+                          rb"""\{[^}]*?["']json_schema["']""")
+
+
+def schema_bodies(index: SourceIndex) -> list[CallFact]:
+    """Dictionaries in model-calling code whose output format is a JSON schema: the key must
+    be a real dictionary key (not text in a docstring, prompt or comment)."""
+    found: list[CallFact] = []
+    for sf in llm_files(index):
+        for match in _SCHEMA_BODY.finditer(sf.source):
+            node = sf.root.descendant_for_byte_range(match.start(), match.start() + 1)
+            key = node.parent if node is not None and node.type == "string_start" else None
+            pair = key.parent if key is not None else None
+            if key is None or pair is None or pair.type != "pair" \
+                    or pair.child_by_field_name("key") != key:
+                continue
+            excerpt = " ".join(match.group(0).decode("utf-8", "replace").split())[:160]
+            found.append(CallFact(f"request body {match.group(1).decode()} json_schema",
+                                  sf.loc(key), excerpt, retried(index, sf, key)))
+    return found

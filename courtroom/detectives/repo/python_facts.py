@@ -156,35 +156,11 @@ def structured_calls(index: SourceIndex) -> list[CallFact]:
             if kind is None:
                 continue
             out.append(CallFact(kind, sf.loc(node), " ".join(sf.text(node).split())[:160],
-                                _retried(index, sf, node)))
-        out.extend(_schema_bodies(index, sf))
+                                retried(index, sf, node)))
     return out
 
 
-#: A request body built as data that makes the API enforce a JSON schema on the answer
-#: (Anthropic ``output_config`` / ``output_format``, OpenAI ``response_format``), for an
-#: SDK call made with ``**body``: the call's keywords alone do not show it.
-_SCHEMA_BODY = re.compile(r"""["'](output_config|output_format|response_format)["']\s*:\s*"""
-                          r"""\{[^}]*?["']json_schema["']""")
-
-
-def _schema_bodies(index: SourceIndex, sf: SourceFile) -> list[CallFact]:
-    """Request bodies in model-calling code that carry a JSON-schema output format."""
-    text = sf.source.decode("utf-8", "replace")
-    if "json_schema" not in text:
-        return []
-    found: list[CallFact] = []
-    for match in _SCHEMA_BODY.finditer(text):
-        start = len(text[: match.start()].encode("utf-8"))
-        node = sf.root.descendant_for_byte_range(start, start + 1)
-        if node is None or node.type not in ("string", "string_start", "string_content"):
-            continue  # inside a comment, not code
-        found.append(CallFact(f"request body {match.group(1)} json_schema", sf.loc(node),
-                              " ".join(match.group(0).split())[:160], _retried(index, sf, node)))
-    return found
-
-
-def _retried(index: SourceIndex, sf: SourceFile, node: Node) -> bool:
+def retried(index: SourceIndex, sf: SourceFile, node: Node) -> bool:
     """Retry handling around a call: in its function (body or decorators such as tenacity's
     ``@retry``), in its module (a retry helper the model call is passed through), in a
     function that calls that one (a retry loop in the caller), or a LangGraph

@@ -31,7 +31,7 @@ NAME = "tools"
 TAGS = (REPO, "tools", "sandbox")
 #: What a subprocess call's command is: an argument list, a shell-style string, or a value
 #: the detective cannot resolve (never called a string: that would be a claim unproven).
-Form = Literal["list", "string", "unknown"]
+Form = Literal["list", "program", "string", "unknown"]
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,10 @@ def _form(sf: SourceFile, arg: Node) -> Form:
     the enclosing function assigns one of those to."""
     if arg.type in ("list", "list_comprehension"):
         return "list"
-    if arg.type in ("string", "concatenated_string"):
+    if arg.type == "string":
+        # One word names a program and nothing else: no shell ever parses it.
+        return "string" if len(sf.text(arg).split()) > 1 else "program"
+    if arg.type == "concatenated_string":
         return "string"
     if arg.type == "binary_operator" and any(c.type == "string" for c in arg.children):
         return "string"
@@ -78,13 +81,14 @@ def _form(sf: SourceFile, arg: Node) -> Form:
     var = re.escape(sf.text(arg))
     body = sf.text(scope)
     # Assigned a list (literal or list(...)), or declared a list parameter or variable.
-    if (re.search(rf"\b{var}\s*(?::\s*list\b[^=\n]*)?=\s*(?:\[|list\s*\()", body)
+    # Assignments are statements of their own: "cmd=[...]" inside a call is a keyword.
+    if (re.search(rf"^\s*{var}\s*(?::\s*list\b[^=\n]*)?=\s*(?:\[|list\s*\()", body, re.M)
             or re.search(rf"\b{var}\s*:\s*{_LIST_TYPE}", body)):
         return "list"
-    called = re.search(rf"\b{var}\s*=\s*([A-Za-z_][\w.]*)\s*\(", body)
+    called = re.search(rf"^\s*{var}\s*=\s*([A-Za-z_][\w.]*)\s*\(", body, re.M)
     if called and _returns_list(sf, called.group(1)):
         return "list"
-    if re.search(rf"\b{var}\s*(?::\s*str\b[^=\n]*)?=\s*[rRfFbBuU]{{0,2}}['\"]", body):
+    if re.search(rf"^\s*{var}\s*(?::\s*str\b[^=\n]*)?=\s*[rRfFbBuU]{{0,2}}['\"]", body, re.M):
         return "string"
     return "unknown"
 
@@ -172,18 +176,25 @@ def _commands(calls: list[ToolCall], where: str) -> Evidence:
     # resolve, run without a shell, is not shown to be injectable.
     unsafe = [c for c in calls if c.shell or c.form == "string"]
     unresolved = [c for c in calls if c.form == "unknown" and not c.shell]
-    held = ("Every subprocess call passes an argument list and none uses shell=True or "
-            "os.system." if not unresolved else
-            f"No call uses shell=True or os.system and no command is a string; "
-            f"{len(unresolved)} call(s) pass a command the detective could not resolve, "
-            f"without a shell (first at {unresolved[0].location}).")
+    goal = "Commands run as argument lists, without a shell"
+    if not any(c.kind.startswith(("subprocess.", "os.")) for c in calls):
+        return make(NAME, goal, False, where, "No subprocess call, os.system or os.popen in "
+                    "the code, so there is no command form to judge.", 0.8, TAGS,
+                    direction="context")
+    if unresolved and not unsafe:
+        return make(NAME, goal, True, unresolved[0].location, "No call uses shell=True or "
+                    f"os.system and no command is a string, but {len(unresolved)} call(s) "
+                    "pass a command the detective could not resolve (first here), so it "
+                    "cannot say they are argument lists.", 0.6, TAGS,
+                    content=unresolved[0].excerpt, direction="context")
     if not unsafe:
-        return _aspect("Commands run as argument lists, without a shell", True, where, held, "")
+        return _aspect(goal, True, where, "Every subprocess call passes an argument list or "
+                       "a single program name, and none uses shell=True or os.system.", "")
     first = unsafe[0]
     why = ("a shell string can be injected into" if first.shell else "a command string "
            "without a shell runs as one program name, and the usual next step, shell=True, "
            "can be injected into")
-    return _aspect("Commands run as argument lists, without a shell", False, first.location,
+    return _aspect(goal, False, first.location,
                    "", f"{first.kind}: {why}. Fix: pass an argument list and drop "
                    "shell=True / os.system.", content=first.excerpt, seen=True)
 

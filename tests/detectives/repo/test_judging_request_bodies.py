@@ -66,3 +66,21 @@ def test_model_calls_quoted_as_data_do_not_make_json_loads_a_charge(
 ) -> None:
     ev = structured_output(open_case(make_repo(tmp_path / "r", files={"bench.py": QUOTED})))
     assert not by_goal(ev, "Free-text model output parsed by hand")
+
+
+IN_A_DOCSTRING = '''def judge(client, prompt):
+    """Send {"response_format": {"type": "json_schema"}} one day."""
+    return client.messages.create(model="m", messages=[{"role": "user", "content": prompt}])
+'''
+
+NO_MODEL_CALL = '''FORMATS = {"response_format": {"type": "json_schema", "schema": {}}}
+'''
+
+
+def test_schema_text_that_is_never_a_request_key_binds_nothing(
+    tmp_path: Path, open_case: OpenCase
+) -> None:
+    for name, code in (("doc", IN_A_DOCSTRING), ("data", NO_MODEL_CALL)):
+        repo = make_repo(tmp_path / name, files={"judge.py": code})
+        bound = by_goal(structured_output(open_case(repo)), "Judge output bound to a schema")
+        assert all(fact.direction != "supports" for fact in bound), name

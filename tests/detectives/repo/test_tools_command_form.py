@@ -64,13 +64,33 @@ def test_a_variable_from_a_function_returning_a_list_is_an_argument_list(
     assert fact.rationale.startswith("Every subprocess call passes an argument list")
 
 
-def test_an_unresolved_command_without_a_shell_is_not_charged_but_is_named(
+def test_an_unresolved_command_without_a_shell_is_neither_charged_nor_credited(
     tmp_path: Path, open_case: OpenCase
 ) -> None:
     fact = _fact(tmp_path, open_case, UNRESOLVED)
-    assert fact.direction == "supports" and "injected" not in fact.rationale
-    assert "could not resolve" in fact.rationale and "src/git_tools.py:5" in fact.rationale
-    assert not fact.rationale.startswith("Every subprocess call passes an argument list")
+    assert fact.direction == "context" and "injected" not in fact.rationale
+    assert "could not resolve" in fact.rationale and fact.location == "src/git_tools.py:5"
+
+
+def test_no_process_call_gives_no_credit_for_its_form(tmp_path: Path, open_case: OpenCase) -> None:
+    code = "from git import Repo\n\n\ndef clone(url, to):\n    Repo.clone_from(url, to)\n"
+    fact = _fact(tmp_path, open_case, code)
+    assert fact.direction == "context" and "no command form to judge" in fact.rationale
+
+
+def test_a_keyword_named_like_the_command_is_not_its_assignment(
+    tmp_path: Path, open_case: OpenCase
+) -> None:
+    code = ("import subprocess\n\n\ndef clone(url, log):\n    log(cmd=['x'])\n"
+            "    cmd = 'git clone ' + url\n    subprocess.run(cmd, check=True)\n")
+    assert _fact(tmp_path, open_case, code).direction == "adverse"
+
+
+def test_a_single_program_name_is_not_a_command_string(
+    tmp_path: Path, open_case: OpenCase
+) -> None:
+    code = "import subprocess\n\n\ndef where():\n    subprocess.run('pwd', check=True)\n"
+    assert _fact(tmp_path, open_case, code).direction == "supports"
 
 
 def test_a_string_variable_or_concatenation_is_a_command_string(
