@@ -26,6 +26,7 @@ from courtroom.errors import SynthesisError
 from courtroom.models import Conclusion, CriterionResult, Evidence, Verdict
 from courtroom.resources import default_rubric_path
 from courtroom.rubric import SynthesisParameters, load_rubric
+from courtroom.untrusted import one_line
 
 #: The key of ``Verdict.settings`` that records the rubric's synthesis parameters.
 SYNTHESIS = "synthesis"
@@ -58,6 +59,14 @@ def conclude_verdict(
     )
     failures = [*gate_failures(results, gate), *chief_justice.unjudged_findings(results, pool)]
     return Ruling(overall, "failure" if failures else conclusion, failures)
+
+
+def unscanned_lines(pool: Mapping[str, Evidence]) -> list[str]:
+    """One ``errors`` line per fact saying the security scan missed part of the tree."""
+    unscanned = sorted((e for e in pool.values() if SCAN_INCOMPLETE in e.tags),
+                       key=lambda e: (e.location, e.id))
+    return [f"conclusion failure: the security scan did not cover the whole repository "
+            f"({e.location}: {one_line(e.rationale, 240)})" for e in unscanned]
 
 
 class _Recorded(BaseModel):
@@ -95,6 +104,11 @@ def recompute(verdict: Verdict) -> list[str]:
         results.append(again)
     ruling = conclude_verdict(results, verdict.evidences, fail_below=recorded.fail_below,
                               gate=recorded.gate, incomplete=bool(verdict.errors))
+    # The lines that fail the gate closed follow from the content: dropping one must not
+    # pass (other lines, a PDF that could not be read, say, are taken as recorded).
+    derived = [*unscanned_lines(verdict.evidences), *ruling.failures]
+    problems.extend(f"errors: the line {line[:160]!r} follows from the verdict's own content "
+                    "but is missing" for line in derived if line not in verdict.errors)
     if verdict.overall_score != ruling.overall:
         problems.append(f"overall score: {verdict.overall_score:g} recorded, "
                         f"{ruling.overall:g} recomputed")

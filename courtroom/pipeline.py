@@ -18,7 +18,6 @@ from courtroom.court.rules import limits_for
 from courtroom.court.session import CourtOutcome, hold_court
 from courtroom.detectives import open_workspace, run_detectives
 from courtroom.detectives.base import Case
-from courtroom.detectives.common import SCAN_INCOMPLETE
 from courtroom.detectives.docket import evidence_for
 from courtroom.detectives.security.detective import security_report
 from courtroom.errors import EXIT_CRITICAL, EXIT_FAILURE, EXIT_OK, SynthesisError
@@ -26,7 +25,7 @@ from courtroom.judges.backends import make_backend
 from courtroom.judges.base import Backend, JudgeRequest, left_out
 from courtroom.judges.bench import Answer, JudgeBench
 from courtroom.judges.cache import OpinionCache
-from courtroom.judgment import SYNTHESIS, conclude_verdict
+from courtroom.judgment import SYNTHESIS, conclude_verdict, unscanned_lines
 from courtroom.models import (
     JUDGES,
     CriterionResult,
@@ -40,7 +39,6 @@ from courtroom.models import (
 from courtroom.render.files import write_outputs, write_partial
 from courtroom.rubric import Rubric, load_rubric
 from courtroom.trace import Trace
-from courtroom.untrusted import one_line
 
 #: progress(stage, done, total): a display hook; the CLI draws it, tests ignore it.
 Progress = Callable[[str, int, int], None]
@@ -227,10 +225,7 @@ def _conclude(
     errors.extend(judged.court.fallbacks())
     errors.extend(judged.notes)  # criteria the cost cap sent to the offline bench
     # Fail closed: a scan that could not see every source file must not pass the gate.
-    unscanned = sorted((e for e in pool.values() if SCAN_INCOMPLETE in e.tags),
-                       key=lambda e: (e.location, e.id))
-    errors.extend(f"conclusion failure: the security scan did not cover the whole repository "
-                  f"({e.location}: {one_line(e.rationale, 240)})" for e in unscanned)
+    errors.extend(unscanned_lines(pool))
     ruling = conclude_verdict(results, pool, fail_below=config.fail_below, gate=config.gate,
                               incomplete=bool(errors))
     errors.extend(ruling.failures)

@@ -54,7 +54,19 @@ def test_what_fails_the_conclusion_is_read_from_the_verdict(
     settings: dict[str, object], tags: tuple[str, ...], why: str
 ) -> None:
     verdict = clean_verdict(settings=settings, tags=tags)
-    assert recompute(verdict) == ["conclusion: success recorded, failure recomputed"], why
+    problems = recompute(verdict)
+    assert problems[-1] == "conclusion: success recorded, failure recomputed", why
+    # The gate's and the scan's own error lines follow from the content; fail_below has none.
+    assert len(problems) == (1 if why == "fail_below" else 2), why
+
+
+def test_dropping_a_line_that_fails_the_gate_is_named_even_with_the_conclusion_kept() -> None:
+    verdict = clean_verdict(settings={"gate": {CID: 5}}).model_copy(
+        update={"conclusion": "failure"})
+    assert recompute(verdict) == [f"errors: the line 'gate: {CID} scored 4, under its minimum "
+                                  "5' follows from the verdict's own content but is missing"]
+    whole = verdict.model_copy(update={"errors": [f"gate: {CID} scored 4, under its minimum 5"]})
+    assert recompute(whole) == []
 
 
 def test_errors_and_mistrials_leave_the_audit_neutral() -> None:
