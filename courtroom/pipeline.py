@@ -231,7 +231,7 @@ def _conclude(
     errors.extend(f"conclusion failure: the security scan did not cover the whole repository "
                   f"({e.location}: {one_line(e.rationale, 240)})" for e in unscanned)
     ruling = conclude_verdict(results, pool, fail_below=config.fail_below, gate=config.gate,
-                              incomplete=bool(errors))
+                              incomplete=bool(errors), fail_closed=config.fail_closed)
     errors.extend(ruling.failures)
     return Verdict(
         target=target,
