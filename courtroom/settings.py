@@ -254,8 +254,7 @@ def effective_config(
         sources.setdefault(key, why)
     if pull is not None:
         sources["config"] = chosen.origin
-    if chosen.unknown:
-        fields["fail_closed"] = (chosen.unknown,)
+        fields["fail_closed"] = (chosen.unknown,) if chosen.unknown else ()
     fields.setdefault("judges", choose_judges(None, env))
     sources.setdefault("judges", "default")
     # A base rubric's source no longer names the file, so _paths leaves it as it is.
