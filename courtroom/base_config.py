@@ -8,22 +8,23 @@ through the read-only git runner: no checkout, no filter, and a git tree never f
 link, so nothing outside the repository is read. The PR's edit to the file takes effect once
 it is merged, like any other change.
 
-When the checkout does not hold the base commit (a shallow fetch), the PR's own file is the
-only one there is. It is then applied under every rule for an untrusted file and without the
-keys that choose how the score is measured or what is left out of it (``LOOSENING``); the
-action says so in the log, the job summary and the trace. That is a warning, not a verdict
-error: the audit itself is complete and measured with the defaults and the workflow's
-inputs, while an error would mark it incomplete (neutral) and hide an honest success or
-failure behind a setup problem.
+When the checkout does not hold the base commit (a shallow fetch), GitHub's list of the
+files the pull request changes decides. If the PR changes neither the file nor the rubric
+it (or the ``rubric`` input) names, the checkout's copies are the base's, and apply in full.
+Otherwise, or when the list cannot be read in full, nobody can say what the base's settings
+are: a key the PR deletes would silently fall back to its default (a gate dropped). The
+audit then fails closed: it still runs, on the PR's own file without the keys that choose
+how the score is measured or what is left out of it (``LOOSENING``), and its conclusion is
+failure with one line saying why and how to fetch the base.
 """
-
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from courtroom.errors import ConfigError
+from courtroom.errors import ConfigError, PublishError
 from courtroom.git import git_bytes, git_dir, run_git
 from courtroom.repo_config import (
     KEYS,
@@ -45,6 +46,10 @@ _ENTRY = re.compile(r"(?P<mode>\d+) (?P<kind>\w+) (?P<oid>[0-9a-f]+) +(?P<size>-
 _REGULAR = ("100644", "100755")
 #: A rubric is a few kilobytes: the most a base commit's rubric may make us copy.
 RUBRIC_BYTES = 1024 * 1024
+#: How the verdict's line starts when a pull request's settings cannot be known.
+UNKNOWN_SETTINGS = "conclusion failure: the settings this pull request is measured with are unknown"
+FETCH_BASE = "fetch the base commit (actions/checkout `fetch-depth: 0`)"
+_NOT_LISTED = "the files it changes were not listed"
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,11 @@ class PullBase:
 
     sha: str | None
     missing: str = ""
+    #: Without the base commit: every path the pull request changes (both names of a
+    #: rename), as GitHub lists them; None when no complete list was read.
+    changed: frozenset[str] | None = None
+    #: Without the base commit: why there is no complete list of those paths.
+    unlisted: str = ""
 
 
 @dataclass(frozen=True)
@@ -68,6 +78,8 @@ class ChosenFile:
     origin: str
     #: AuditConfig field -> why the file's value was not applied.
     dropped: dict[str, str] = field(default_factory=dict)
+    #: The verdict's failure line when the base's settings cannot be known ("": they are).
+    unknown: str = ""
 
 
 def _entry(root: Path, sha: str, rel: str) -> re.Match[str] | None:
@@ -158,9 +170,29 @@ def base_rubric(root: Path, sha: str, rel: str, folder: Path, source: str) -> Pa
     return copy
 
 
-def _restricted(root: Path, missing: str) -> ChosenFile:
+def list_changes(
+    base: PullBase, number: int, pull_files: Callable[[int], list[str]]
+) -> PullBase:
+    """Without the base commit: ``base`` with the paths pull request ``number`` changes."""
+    if base.sha is not None:
+        return base
+    try:
+        return replace(base, changed=frozenset(pull_files(number)))
+    except PublishError as exc:
+        return replace(base, unlisted=f"the files it changes cannot be listed ({exc})")
+
+
+def _reached(base: PullBase, rubrics: Iterable[str]) -> str | None:
+    """Why the checkout's copies may not be the base's; None when they are."""
+    if base.changed is None:
+        return base.unlisted or _NOT_LISTED
+    named = [PurePosixPath(rel).as_posix() for rel in rubrics]
+    touched = [rel for rel in dict.fromkeys((TREE_FILE, *named)) if rel in base.changed]
+    return f"the pull request changes {', '.join(touched)}" if touched else None
+
+
+def _restricted(file: FileSettings | None, missing: str) -> ChosenFile:
     """The pull request's own file without what would let it choose its own yardstick."""
-    file = load_tree_file(root)
     origin = f"{TREE_FILE} of the pull request, restricted ({missing})"
     if file is None:
         return ChosenFile(None, f"none ({missing}; the pull request has no {TREE_FILE})")
@@ -170,10 +202,28 @@ def _restricted(root: Path, missing: str) -> ChosenFile:
     return ChosenFile(FileSettings(f"{TREE_FILE} of the pull request", kept), origin, dropped)
 
 
-def pull_file(root: Path, base: PullBase) -> ChosenFile:
-    """The config an audit of a pull request applies: the base's, else the PR's restricted."""
+def _without_base(root: Path, base: PullBase, rubric: str | None) -> ChosenFile:
+    """The checkout's file when the pull request leaves it and its rubric as the base has
+    them; otherwise the PR's own, restricted, and the line that fails the verdict."""
+    file = load_tree_file(root)
+    named = [str(file.values["rubric_path"])] if file and "rubric_path" in file.values else []
+    reached = _reached(base, [*named, *([rubric] if rubric else [])])
+    if reached is not None:
+        line = f"{UNKNOWN_SETTINGS}: {base.missing}, and {reached}; {FETCH_BASE} to read them"
+        return replace(_restricted(file, base.missing), unknown=line)
+    if file is None:
+        return ChosenFile(None, f"none (the checkout has no {TREE_FILE} and the pull request "
+                                f"does not remove one; {base.missing})")
+    origin = f"{TREE_FILE} of the checkout, unchanged by the pull request ({base.missing})"
+    return ChosenFile(FileSettings(origin, file.values), origin)
+
+
+def pull_file(root: Path, base: PullBase, rubric: str | None = None) -> ChosenFile:
+    """The config an audit of a pull request applies: the base's, else the checkout's when
+    the PR leaves it (and the rubric it or the ``rubric`` input names) unchanged, else the
+    PR's restricted, failing the verdict."""
     if base.sha is None:
-        return _restricted(root, base.missing)
+        return _without_base(root, base, rubric)
     file = _base_file(root, base.sha)
     if file is None:
         return ChosenFile(None, f"none (the base commit {base.sha[:12]} has no {TREE_FILE})")
@@ -181,12 +231,13 @@ def pull_file(root: Path, base: PullBase) -> ChosenFile:
 
 
 def fallback_warning(base: PullBase) -> str | None:
-    """The warning an audit of a pull request gives when it cannot read the base's config."""
-    if base.sha is not None:
+    """The warning an audit of a pull request gives when it cannot know the base's config."""
+    if base.sha is not None or (base.changed is not None and TREE_FILE not in base.changed):
         return None
+    why = base.unlisted if base.changed is None else f"the pull request changes {TREE_FILE}"
     keys = ", ".join(key for key, (name, _check) in KEYS.items() if name in LOOSENING)
     return (
-        f"{TREE_FILE} is not read from the pull request's base: {base.missing}. The pull "
-        f"request's own file is applied without {keys}; fetch the base commit "
-        "(actions/checkout `fetch-depth: 0`) to measure with the base's settings"
+        f"{TREE_FILE} cannot be read as the pull request's base has it: {base.missing}, and "
+        f"{why or _NOT_LISTED}. The pull request's own file is applied without {keys}, and "
+        f"the conclusion is failure; {FETCH_BASE} to measure it with the base's settings"
     )

@@ -69,6 +69,9 @@ class AuditConfig(BaseModel):
     tree_ignore: tuple[str, ...] = ()
     #: Per-criterion minimum scores: a criterion under its own minimum fails the gate.
     gate: dict[str, float] = Field(default_factory=dict)
+    #: Lines that make the conclusion failure whatever the scores: the audit could not know
+    #: what it must be measured with (a pull request whose base's settings are unknown).
+    fail_closed: tuple[str, ...] = ()
     #: setting -> where its value came from ("flag", a config file, "default").
     sources: dict[str, str] = Field(default_factory=dict)
     display_name: str | None = Field(default=None, description="Name shown for the target.")
@@ -105,6 +108,8 @@ class AuditConfig(BaseModel):
             "use_cache": self.use_cache,
             "court": self.court,
         }
+        if self.fail_closed:  # recorded only when set: `verify` recomputes the failure from it
+            record["fail_closed"] = list(self.fail_closed)
         named = {("rubric" if k == "rubric_path" else k): v for k, v in self.sources.items()}
         # "config": which file a pull request's settings came from (its base commit's).
         shown = {*record, "pdf", "config"}

@@ -5,7 +5,7 @@ pipeline reaches every verdict through it, and ``recompute`` runs it again, with
 chief justice, over a finished verdict's own opinions, evidence pool and recorded
 settings. What the rules cannot derive is taken as recorded: the court's path (a mistrial
 asks for re-evaluation), the ``errors`` lines (any of them leaves an otherwise clean audit
-neutral), ``fail_below`` and ``gate``, and the synthesis parameters the rubric gave
+neutral), ``fail_below``, ``gate`` and ``fail_closed``, and the synthesis parameters the rubric gave
 (``settings.synthesis``; DESIGN §4 defaults for a verdict that predates the record, and
 the bundled rubric's own when the verdict names that rubric). So recomputing proves that
 the verdict is consistent with itself; only the HMAC proves who sealed it.
@@ -38,8 +38,9 @@ class Ruling:
 
     overall: float
     conclusion: Conclusion
-    #: Lines that failed the conclusion beyond the chief justice's rules: a criterion under
-    #: its own ``gate`` minimum, a confirmed finding no criterion capped.
+    #: Lines that failed the conclusion beyond the chief justice's rules: settings that could
+    #: not be known, a criterion under its own ``gate`` minimum, a confirmed finding no
+    #: criterion capped.
     failures: list[str]
 
 
@@ -50,6 +51,7 @@ def conclude_verdict(
     fail_below: float | None,
     gate: Mapping[str, float],
     incomplete: bool,
+    fail_closed: Sequence[str] = (),
 ) -> Ruling:
     """The overall score and the conclusion; a scan marked incomplete fails closed."""
     overall = chief_justice.overall_score(results)
@@ -57,7 +59,8 @@ def conclude_verdict(
         results, overall, fail_below=fail_below, incomplete=incomplete,
         scan_incomplete=any(SCAN_INCOMPLETE in e.tags for e in pool.values()),
     )
-    failures = [*gate_failures(results, gate), *chief_justice.unjudged_findings(results, pool)]
+    failures = [*fail_closed, *gate_failures(results, gate),
+                *chief_justice.unjudged_findings(results, pool)]
     return Ruling(overall, "failure" if failures else conclusion, failures)
 
 
@@ -76,6 +79,7 @@ class _Recorded(BaseModel):
 
     fail_below: float | None = None
     gate: dict[str, float] = Field(default_factory=dict)
+    fail_closed: list[str] = Field(default_factory=list)
     synthesis: SynthesisParameters | None = None
 
 
@@ -103,7 +107,8 @@ def recompute(verdict: Verdict) -> list[str]:
         problems.extend(_differences(criterion, again))
         results.append(again)
     ruling = conclude_verdict(results, verdict.evidences, fail_below=recorded.fail_below,
-                              gate=recorded.gate, incomplete=bool(verdict.errors))
+                              gate=recorded.gate, incomplete=bool(verdict.errors),
+                              fail_closed=recorded.fail_closed)
     # The lines that fail the gate closed follow from the content: dropping one must not
     # pass (other lines, a PDF that could not be read, say, are taken as recorded).
     derived = [*unscanned_lines(verdict.evidences), *ruling.failures]

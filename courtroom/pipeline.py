@@ -227,7 +227,7 @@ def _conclude(
     # Fail closed: a scan that could not see every source file must not pass the gate.
     errors.extend(unscanned_lines(pool))
     ruling = conclude_verdict(results, pool, fail_below=config.fail_below, gate=config.gate,
-                              incomplete=bool(errors))
+                              incomplete=bool(errors), fail_closed=config.fail_closed)
     errors.extend(ruling.failures)
     return Verdict(
         target=target,

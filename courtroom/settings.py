@@ -13,8 +13,8 @@ so it may fill in what the workflow left open but never loosen what the workflow
 
 An audit of a pull request reads the file, and a rubric inside the tree, as the PR's base
 commit has them (:mod:`courtroom.base_config`): the same rules, but the PR's author no longer
-writes them. ``--config FILE`` (the operator's own file) replaces the tree's file and is
-trusted.
+writes them; when that cannot be known, the audit's conclusion is failure (``fail_closed``).
+``--config FILE`` (the operator's own file) replaces the tree's file and is trusted.
 """
 
 from __future__ import annotations
@@ -195,15 +195,24 @@ def batch_fields(
     return fields, sources
 
 
+def _tree_rubric(given: Mapping[str, Any], root: Path) -> str | None:
+    """The rubric a flag or input names inside the tree (the PR's to edit), if any."""
+    value = given.get("rubric_path")
+    if isinstance(value, Path) and value.is_relative_to(root):
+        return value.relative_to(root).as_posix()
+    return None
+
+
 def _repo_file(
-    root: Path, config_file: Path | None, trust_tree: bool, pull: PullBase | None
+    root: Path, config_file: Path | None, trust_tree: bool, pull: PullBase | None,
+    given: Mapping[str, Any],
 ) -> ChosenFile:
     """The config file that applies: the operator's, a pull request's base's, or the tree's."""
     if config_file is not None:
         operator = load_operator_file(config_file)
         return ChosenFile(operator, operator.source)
     if pull is not None:
-        return pull_file(root, pull)
+        return pull_file(root, pull, _tree_rubric(given, root))
     file = load_tree_file(root)
     if file is not None and trust_tree:
         file = FileSettings(file.source, file.values, trusted=True)
@@ -234,7 +243,7 @@ def effective_config(
     missing PDF is said, not fatal.
     """
     env = env if env is not None else {}
-    chosen = _repo_file(root, config_file, trust_tree, pull)
+    chosen = _repo_file(root, config_file, trust_tree, pull, given)
     file, dropped = chosen.file, list[str]()
     if file is not None:
         file, dropped = _untrusted(file, given, say)
@@ -245,6 +254,7 @@ def effective_config(
         sources.setdefault(key, why)
     if pull is not None:
         sources["config"] = chosen.origin
+        fields["fail_closed"] = (chosen.unknown,) if chosen.unknown else ()
     fields.setdefault("judges", choose_judges(None, env))
     sources.setdefault("judges", "default")
     # A base rubric's source no longer names the file, so _paths leaves it as it is.

@@ -8,16 +8,18 @@ from pathlib import Path
 
 import pytest
 from builders import head_sha
-from config_builders import pull_repo
+from config_builders import pull_repo, tree
 
 from courtroom.base_config import (
     LOOSENING,
+    UNKNOWN_SETTINGS,
     PullBase,
     fallback_warning,
+    list_changes,
     locate_base,
     pull_file,
 )
-from courtroom.errors import ConfigError
+from courtroom.errors import ConfigError, PublishError
 from courtroom.repo_config import TREE_FILE
 
 STRICT = "rubric: strict.json\nfail-below: 3\n"
@@ -63,9 +65,62 @@ def test_without_the_base_commit_the_pull_requests_file_cannot_choose_its_yardst
     assert set(chosen.dropped) == {"rubric_path", "judges", "ignore"} <= set(LOOSENING)
     assert all("may not set it: the base commit" in why for why in chosen.dropped.values())
     assert chosen.origin.startswith(f"{TREE_FILE} of the pull request, restricted (")
+    # Nobody listed what the pull request changes: its base's settings are unknown.
+    assert chosen.unknown.startswith(f"{UNKNOWN_SETTINGS}: the base commit {base[:12]} is not "
+                                     "in the checkout, and the files it changes were not listed")
     warning = fallback_warning(located)
     assert warning is not None and "rubric, " in warning and "ignore" in warning
-    assert "fetch-depth: 0" in warning
+    assert "fetch-depth: 0" in warning and "the conclusion is failure" in warning
+
+
+MISSING = PullBase(None, "the base commit 0123456789ab is not in the checkout")
+
+
+def _listed(*paths: str) -> PullBase:
+    return list_changes(MISSING, 2, lambda number: list(paths))
+
+
+def test_a_pull_request_that_leaves_the_file_alone_has_the_bases_in_its_checkout(
+    tmp_path: Path,
+) -> None:
+    root = tree(tmp_path / "repo", STRICT + "ignore: ['docs/**']\n")
+    chosen = pull_file(root, _listed("src/app.py", "docs/notes.md"))
+    origin = f"{TREE_FILE} of the checkout, unchanged by the pull request ({MISSING.missing})"
+    assert chosen.file is not None and chosen.origin == origin == chosen.file.source
+    assert chosen.file.values == {"rubric_path": "strict.json", "fail_below": 3.0,
+                                  "ignore": ("docs/**",)}
+    assert not chosen.file.trusted and chosen.dropped == {} and chosen.unknown == ""
+    assert fallback_warning(_listed("src/app.py")) is None
+    empty = pull_file(tree(tmp_path / "bare"), _listed("src/app.py"))
+    assert empty.file is None and empty.unknown == "" and empty.origin.startswith("none (")
+
+
+@pytest.mark.parametrize(("changed", "rubric", "touched"), [
+    ((TREE_FILE,), None, TREE_FILE),
+    (("strict.json",), None, "strict.json"),  # the rubric the file names, edited in place
+    (("rubrics/own.json",), "./rubrics/own.json", "rubrics/own.json"),  # the rubric input's
+])
+def test_a_pull_request_that_changes_the_file_or_its_rubric_leaves_its_settings_unknown(
+    tmp_path: Path, changed: tuple[str, ...], rubric: str | None, touched: str
+) -> None:
+    root = tree(tmp_path / "repo", STRICT)
+    chosen = pull_file(root, _listed("src/app.py", *changed), rubric)
+    assert chosen.unknown == (
+        f"{UNKNOWN_SETTINGS}: {MISSING.missing}, and the pull request changes {touched}; "
+        "fetch the base commit (actions/checkout `fetch-depth: 0`) to read them")
+    assert chosen.file is not None and chosen.file.values == {"fail_below": 3.0}
+
+
+def test_the_file_list_is_asked_for_only_without_the_base_and_a_refusal_is_kept() -> None:
+    def refuse(number: int) -> list[str]:
+        raise PublishError(f"list files of pull #{number} failed: HTTP 502")
+
+    assert list_changes(PullBase("a" * 40), 2, refuse) == PullBase("a" * 40)
+    unlisted = list_changes(MISSING, 2, refuse)
+    assert unlisted.changed is None
+    assert unlisted.unlisted == "the files it changes cannot be listed (list files of pull #2 " \
+        "failed: HTTP 502)"
+    assert "cannot be listed" in (fallback_warning(unlisted) or "")
 
 
 def test_a_pull_request_with_no_file_and_no_base_gets_the_defaults(tmp_path: Path) -> None:

@@ -69,6 +69,18 @@ def test_dropping_a_line_that_fails_the_gate_is_named_even_with_the_conclusion_k
     assert recompute(whole) == []
 
 
+def test_settings_that_could_not_be_known_fail_the_recomputed_conclusion_too() -> None:
+    line = "conclusion failure: the settings this pull request is measured with are unknown"
+    ruling = conclude_verdict(clean_verdict().criteria, {}, fail_below=None, gate={},
+                              incomplete=False, fail_closed=[line])
+    assert ruling.conclusion == "failure" and ruling.failures == [line]
+    recorded = clean_verdict(settings={"fail_closed": [line]}).model_copy(
+        update={"conclusion": "failure", "errors": [line]})
+    assert recompute(recorded) == []
+    erased = recorded.model_copy(update={"settings": {}, "errors": []})
+    assert recompute(erased) == ["conclusion: failure recorded, success recomputed"]
+
+
 def test_errors_and_mistrials_leave_the_audit_neutral() -> None:
     assert recompute(clean_verdict().model_copy(update={"errors": ["judge fell back"]})) == [
         "conclusion: success recorded, neutral recomputed"]

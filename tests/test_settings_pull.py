@@ -3,6 +3,7 @@ same rules as any untrusted file, and the verdict says where it came from."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,24 @@ def test_without_the_base_the_pull_requests_file_only_tightens(tmp_path: Path) -
     assert config.sources["fail_below"] == f"{TREE_FILE} of the pull request"
     assert "may not set it: the base commit 0123456789ab" in config.sources["rubric_path"]
     assert config.sources["config"].startswith(f"{TREE_FILE} of the pull request, restricted")
+
+
+def test_without_the_base_a_rubric_input_the_pr_changes_fails_the_audit_closed(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "repo"
+    pull_repo(root, BASE_FILES, PR_FILES)
+    missing = PullBase(None, "the base commit 0123456789ab is not in the checkout")
+    listed = replace(missing, changed=frozenset({"app.py"}))
+    config = settle(root, tmp_path, pull=listed, rubric_path=root / "lenient.json")
+    assert config.fail_closed == () and config.model == "pr-model"  # unchanged: all of it
+    assert "fail_closed" not in config.settings_record()
+    edited = replace(missing, changed=frozenset({"app.py", "lenient.json"}))
+    config = settle(root, tmp_path, pull=edited, rubric_path=root / "lenient.json")
+    (line,) = config.fail_closed
+    assert line.endswith("the pull request changes lenient.json; fetch the base commit "
+                         "(actions/checkout `fetch-depth: 0`) to read them")
+    assert config.settings_record()["fail_closed"] == [line] and config.model is None
 
 
 def test_a_push_still_reads_the_trees_own_file(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from courtroom.base_config import UNKNOWN_SETTINGS
 from courtroom.chief_justice import UNJUDGED_FINDING
 from courtroom.detectives.common import SCAN_INCOMPLETE
 from courtroom.render.view import CriterionView, ReportView
@@ -52,6 +53,11 @@ def _failure_reasons(view: ReportView) -> list[str]:
         reasons.append(
             "a confirmed security finding in production code was not capped by any criterion "
             "of the rubric, so the gate fails closed (listed under the audit's problems)"
+        )
+    if any(e.startswith(UNKNOWN_SETTINGS) for e in view.verdict.errors):
+        reasons.append(
+            "the settings the pull request must be measured with could not be read from its "
+            "base, so the gate fails closed (listed under the audit's problems)"
         )
     below = [e.removeprefix("gate: ") for e in view.verdict.errors if e.startswith("gate: ")]
     if below:

@@ -70,7 +70,31 @@ def _pull(fake: FakeGitHub, number: int) -> dict[str, Any]:
     pull["url"] = f"{fake.api_url}/repos/{fake.repo}/pulls/{number}"
     pull["head"]["sha"] = fake.pulls[number]
     pull["base"]["sha"] = fake.bases.get(number, pull["base"]["sha"])
+    pull["changed_files"] = len(fake.files.get(number, []))
     return pull
+
+
+def _diff_entry(fake: FakeGitHub, change: dict[str, str]) -> dict[str, Any]:
+    """A Diff Entry of a pull request's files: ``change`` gives filename, status, and a
+    rename's previous_filename."""
+    name = change["filename"]
+    web = f"https://github.com/{fake.repo}"
+    sha = format(zlib.crc32(name.encode()), "08x") * 5
+    entry = {
+        "sha": sha,
+        "filename": name,
+        "status": change.get("status", "modified"),
+        "additions": 1,
+        "deletions": 1,
+        "changes": 2,
+        "blob_url": f"{web}/blob/{sha}/{name}",
+        "raw_url": f"{web}/raw/{sha}/{name}",
+        "contents_url": f"{fake.api_url}/repos/{fake.repo}/contents/{name}?ref={sha}",
+        "patch": "@@ -1 +1 @@\n-old\n+new",
+    }
+    if "previous_filename" in change:
+        entry["previous_filename"] = change["previous_filename"]
+    return entry
 
 
 def _comment(fake: FakeGitHub, cid: int) -> dict[str, Any]:
@@ -151,6 +175,13 @@ def route(
         if number not in fake.pulls:
             return 404, {"message": "Not Found"}, {}
         return 200, _pull(fake, number), {}
+    if method == "GET" and (m := re.fullmatch(rf"/repos/{repo}/pulls/(\d+)/files", path)):
+        number = int(m.group(1))
+        if number not in fake.pulls:
+            return 404, {"message": "Not Found"}, {}
+        # GitHub lists the first 3,000 files and no more, whatever the pull request holds.
+        listed = [_diff_entry(fake, c) for c in fake.files.get(number, [])[:3000]]
+        return _page(fake, listed, query, path)
     if method == "GET" and (
         m := re.fullmatch(rf"/repos/{repo}/collaborators/([^/]+)/permission", path)
     ):

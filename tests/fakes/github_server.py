@@ -101,6 +101,9 @@ class FakeGitHub:
         self.pulls: dict[int, str] = {}
         #: Base commit by pull request (absent: the documented payload's base sha).
         self.bases: dict[int, str] = {}
+        #: The files a pull request changes, as ``{"filename", "status", "previous_filename"}``
+        #: (status defaults to "modified"); the pull's ``changed_files`` counts them.
+        self.files: dict[int, list[dict[str, str]]] = {}
         #: The token's identity, as GraphQL ``viewer { login }`` reports it.
         self.login = BOT_LOGIN
         #: Repository permission by user login (GitHub answers "read" for anyone else).

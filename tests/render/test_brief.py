@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from verdict_builders import make_criterion, make_evidence, make_opinion, make_verdict
 
+from courtroom.base_config import UNKNOWN_SETTINGS
 from courtroom.models import (
     JUDGES,
     Conclusion,
@@ -123,6 +124,13 @@ def test_failure_says_which_gate_failed() -> None:
     assert "the security scan did not cover the whole repository" in _line(crashed)
     capped = make_verdict()  # a confirmed shell injection capped one criterion
     assert "a confirmed security problem capped Safe Tool Engineering (2/5)" in _line(capped)
+
+
+def test_failure_for_settings_it_could_not_know_says_so_not_fail_below() -> None:
+    line = _line(_verdict([_criterion("a", (4, 4, 4))], "failure", errors=[
+        f"{UNKNOWN_SETTINGS}: the base commit 0123456789ab is not in the checkout, and ..."]))
+    assert "could not be read from its base, so the gate fails closed" in line
+    assert "under the required minimum" not in line
 
 
 def test_no_pdf_given_reads_as_such_not_as_an_unreadable_pdf() -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from courtroom.base_config import PullBase, fallback_warning, locate_base
+from courtroom.base_config import PullBase, fallback_warning, list_changes, locate_base
 from courtroom.errors import (
     EXIT_CRITICAL,
     EXIT_OK,
@@ -154,11 +154,13 @@ def _request(config: ActionConfig, subject: Subject, previous: PreviousAudit | N
     )
 
 
-def _pull_base(config: ActionConfig, subject: Subject) -> PullBase | None:
-    """A pull request's base commit, read for its config; a warning when it is not there."""
+def _pull_base(config: ActionConfig, github: PublishTarget, subject: Subject) -> PullBase | None:
+    """A pull request's base commit, read for its config; without it, the files the PR
+    changes (they tell whether the checkout's config is the base's); a warning when not."""
     if subject.pr_number is None:
         return None
-    base = locate_base(config.workspace, subject.base_sha)
+    base = list_changes(locate_base(config.workspace, subject.base_sha), subject.pr_number,
+                        github.pull_files)
     warning = fallback_warning(base)
     if warning:
         print(f"::warning::{escape_data(warning)}")
@@ -194,7 +196,7 @@ def _audit_and_publish(
         warning = checkout_mismatch(config.workspace, subject.head_sha)
         if warning:
             print(f"::warning::{escape_data(warning)}")
-        request = replace(request, pull=_pull_base(config, subject))
+        request = replace(request, pull=_pull_base(config, github, subject))
     outcome = _run(run_audit, request)
     if outcome.verdict is None:
         return _critical(config, github, subject, outcome)

@@ -32,6 +32,7 @@ from courtroom.render.state import COMMENT_MARKER
 
 T = TypeVar("T")
 MAX_WAIT = 60.0  # never sleep longer than this on one retry, whatever a header says
+MAX_PULL_FILES = 3000  # GitHub lists no more of a pull request's files than this
 VIEWER = "query { viewer { login } }"
 
 
@@ -138,6 +139,21 @@ class Publisher:
     def _commits(self, number: int) -> PullCommits:
         pull = self._repo.get_pull(number)
         return PullCommits(str(pull.head.sha), str(pull.base.sha))
+
+    def pull_files(self, number: int) -> list[str]:
+        """Every path pull request ``number`` adds, edits or removes (both names of a rename)."""
+        return self._call(f"list files of pull #{number}", lambda _: self._files(number))
+
+    def _files(self, number: int) -> list[str]:
+        pull = self._repo.get_pull(number)
+        paths, listed = list[str](), 0
+        for entry in pull.get_files():
+            listed += 1
+            paths.extend(filter(None, (entry.filename, entry.previous_filename)))
+        if listed >= MAX_PULL_FILES or listed < pull.changed_files:
+            raise PublishError(f"GitHub listed {listed} of the {pull.changed_files} files pull "
+                               f"#{number} changes; it lists at most {MAX_PULL_FILES:,}")
+        return paths
 
     def identity(self) -> str | None:
         """The login the token acts as; None when GitHub would not say (then nothing is ours)."""

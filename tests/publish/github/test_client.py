@@ -142,6 +142,32 @@ def test_client_errors_are_not_retried_and_server_errors_give_up(
     assert len(sleeps) == 2 and any("retry 2/3" in line for line in pub.log)
 
 
+def test_a_pull_requests_files_are_read_over_every_page_with_both_names_of_a_rename(
+    fake: FakeGitHub, sleeps: list[float]
+) -> None:
+    fake.pulls[4] = SHA
+    fake.files[4] = [{"filename": f"src/m{n}.py"} for n in range(40)]
+    fake.files[4].append({"filename": "new.yml", "status": "renamed",
+                          "previous_filename": ".github/courtroom.yml"})
+    paths = publisher(fake, sleeps).pull_files(4)
+    assert paths[:2] == ["src/m0.py", "src/m1.py"] and len(paths) == 42
+    assert paths[-2:] == ["new.yml", ".github/courtroom.yml"]
+    pages = [r for r in fake.requests if r["path"].endswith("/pulls/4/files")]
+    assert len(pages) == 2  # 30 a page by default: the second page was read too
+
+
+def test_a_file_list_cut_at_githubs_cap_or_refused_is_an_error_not_a_short_list(
+    fake: FakeGitHub, sleeps: list[float]
+) -> None:
+    fake.pulls[4] = SHA
+    fake.files[4] = [{"filename": f"f{n}", "status": "added"} for n in range(3005)]
+    pub = publisher(fake, sleeps)
+    with pytest.raises(PublishError, match="GitHub listed 3000 of the 3005 files pull #4"):
+        pub.pull_files(4)
+    with pytest.raises(PublishError, match="list files of pull #9 failed: HTTP 404"):
+        pub.pull_files(9)
+
+
 def test_enterprise_api_prefix(sleeps: list[float]) -> None:
     with FakeGitHub(prefix="/api/v3") as fake:
         fake.pulls[5] = SHA
