@@ -133,11 +133,19 @@ _SCHEMA_BODY = re.compile(rb"""["'](output_config|output_format|response_format)
                           rb"""\{[^}]*?["']json_schema["']""")
 
 
+#: An SDK call that takes its parameters from a dictionary built elsewhere: ``create(**body)``.
+_SPLAT_CALL = re.compile(r"\.(?:create|parse|stream)\s*\([^)]*\*\*\s*[A-Za-z_]")
+
+
 def schema_bodies(index: SourceIndex) -> list[CallFact]:
-    """Dictionaries in model-calling code whose output format is a JSON schema: the key must
-    be a real dictionary key (not text in a docstring, prompt or comment)."""
+    """Dictionaries whose output format is a JSON schema, where a model call can send them:
+    in model-calling code, or anywhere once some model call takes its parameters with
+    ``**`` (the body is built in one module and sent from another). The key must be a real
+    dictionary key, not text in a docstring, prompt or comment."""
+    calling = llm_files(index)
+    splat = any(_SPLAT_CALL.search(code_text(sf, strings=False)) for sf in calling)
     found: list[CallFact] = []
-    for sf in llm_files(index):
+    for sf in index.files if splat else calling:
         for match in _SCHEMA_BODY.finditer(sf.source):
             node = sf.root.descendant_for_byte_range(match.start(), match.start() + 1)
             key = node.parent if node is not None and node.type == "string_start" else None

@@ -84,3 +84,29 @@ def test_schema_text_that_is_never_a_request_key_binds_nothing(
         repo = make_repo(tmp_path / name, files={"judge.py": code})
         bound = by_goal(structured_output(open_case(repo)), "Judge output bound to a schema")
         assert all(fact.direction != "supports" for fact in bound), name
+
+
+BUILT_HERE = '''SCHEMA = {"type": "object"}
+
+
+def params(prompt: str) -> dict:
+    return {"model": "m", "messages": [{"role": "user", "content": prompt}],
+            "output_config": {"format": {"type": "json_schema", "schema": SCHEMA}}}
+'''
+
+SENT_THERE = '''from judge_body import params
+
+
+def judge(client, prompt):
+    for attempt in range(3):
+        return client.messages.create(**params(prompt))
+'''
+
+
+def test_a_schema_body_built_in_one_module_and_sent_with_splat_from_another_binds(
+    tmp_path: Path, open_case: OpenCase
+) -> None:
+    repo = make_repo(tmp_path / "r", files={"judge_body.py": BUILT_HERE,
+                                            "judge.py": SENT_THERE})
+    bound = by_goal(structured_output(open_case(repo)), "Judge output bound to a schema")[0]
+    assert bound.direction == "supports" and bound.location == "judge_body.py:6"
