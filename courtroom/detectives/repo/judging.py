@@ -41,9 +41,10 @@ def structured_output(case: Case) -> list[Evidence]:
     name, tags = "structured_output", (REPO, "structured_output")
     if not index.files:
         return [no_python(name, "Judge output bound to a schema", index, ("structured_output",))]
-    calls = [c for c in [*structured_calls(index), *schema_bodies(index)]
-             if not is_test_path(location_path(c.location))]
+    # Which files call a model is read once: four of the checks below ask.
     models = llm_files(index)
+    calls = [c for c in [*structured_calls(index), *schema_bodies(index, models)]
+             if not is_test_path(location_path(c.location))]
     out: list[Evidence] = []
     if calls:
         out.append(make(name, "Judge output bound to a schema", True, calls[0].location,
@@ -63,7 +64,7 @@ def structured_output(case: Case) -> list[Evidence]:
         if models:
             loops = [sf for sf in models if RETRY.search(sf.source.decode("utf-8", "replace"))]
             out.append(_retry(f"{(loops or models)[0].path}:1", bool(loops)))
-    hand = free_text_parsing(index)
+    hand = free_text_parsing(models)
     if hand:
         out.append(make(name, "Free-text model output parsed by hand", True, hand[0].location,
                         f"{len(hand)} place(s) in model-calling code turn free text into data "
@@ -71,7 +72,7 @@ def structured_output(case: Case) -> list[Evidence]:
                         "schema-bound call instead of parsing text.", 0.8, tags,
                         content=clip("\n".join(f"{h.location} {h.excerpt}" for h in hand[:6]),
                                      800), direction="adverse"))
-    checked = validation(index)
+    checked = validation(models)
     if checked:
         out.append(make(name, "Parsed output validated against a model", True,
                         checked[0].location, f"{len(checked)} place(s) validate model output "

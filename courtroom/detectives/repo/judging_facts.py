@@ -92,14 +92,15 @@ def llm_files(index: SourceIndex) -> list[SourceFile]:
             and MODEL_CALL.search(code_text(sf, strings=False))]
 
 
-def free_text_parsing(index: SourceIndex) -> list[Hit]:
-    """Where model-calling code parses free text by hand (json.loads, JSON-fishing regex)."""
-    return _hits(llm_files(index), FREE_TEXT)
+def free_text_parsing(calling: list[SourceFile]) -> list[Hit]:
+    """Where model-calling code (``llm_files``) parses free text by hand (json.loads,
+    JSON-fishing regex)."""
+    return _hits(calling, FREE_TEXT)
 
 
-def validation(index: SourceIndex) -> list[Hit]:
-    """Where model-calling code validates parsed output against a schema."""
-    return _hits(llm_files(index), VALIDATED)
+def validation(calling: list[SourceFile]) -> list[Hit]:
+    """Where model-calling code (``llm_files``) validates parsed output against a schema."""
+    return _hits(calling, VALIDATED)
 
 
 def justice_files(index: SourceIndex) -> list[SourceFile]:
@@ -137,12 +138,11 @@ _SCHEMA_BODY = re.compile(rb"""["'](output_config|output_format|response_format)
 _SPLAT_CALL = re.compile(r"\.(?:create|parse|stream)\s*\([^)]*\*\*\s*[A-Za-z_]")
 
 
-def schema_bodies(index: SourceIndex) -> list[CallFact]:
+def schema_bodies(index: SourceIndex, calling: list[SourceFile]) -> list[CallFact]:
     """Dictionaries whose output format is a JSON schema, where a model call can send them:
     in model-calling code, or anywhere once some model call takes its parameters with
     ``**`` (the body is built in one module and sent from another). The key must be a real
-    dictionary key, not text in a docstring, prompt or comment."""
-    calling = llm_files(index)
+    dictionary key, not text in a docstring, prompt or comment. ``calling``: ``llm_files``."""
     splat = any(_SPLAT_CALL.search(code_text(sf, strings=False)) for sf in calling)
     found: list[CallFact] = []
     for sf in index.files if splat else calling:
