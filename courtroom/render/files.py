@@ -12,16 +12,20 @@ from courtroom.render import sarif
 from courtroom.render.markdown import render_report
 from courtroom.trace import Trace
 
+#: The files an audit writes, by kind; the Action finds them again by these names.
+FILE_NAMES = {
+    "verdict": "verdict.json",
+    "sarif": "findings.sarif",
+    "report": "report.md",
+    "trace": "trace.jsonl",
+    "partial": "partial_state.json",
+}
+
 
 def write_outputs(out: Path, verdict: Verdict, trace: Trace) -> dict[str, Path]:
     """Write verdict.json, findings.sarif, report.md and trace.jsonl into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
-    paths = {
-        "verdict": out / "verdict.json",
-        "sarif": out / "findings.sarif",
-        "report": out / "report.md",
-        "trace": out / "trace.jsonl",
-    }
+    paths = {kind: out / FILE_NAMES[kind] for kind in ("verdict", "sarif", "report", "trace")}
     paths["verdict"].write_text(verdict.model_dump_json(indent=2) + "\n", encoding="utf-8")
     paths["sarif"].write_text(sarif.dumps(verdict.security), encoding="utf-8")
     with trace.span("render", "report"):
@@ -46,8 +50,8 @@ def write_partial(
         "opinions": {k: [o.model_dump(mode="json") for o in v] for k, v in opinions.items()},
         "errors": errors,
     }
-    partial = out / "partial_state.json"
+    partial = out / FILE_NAMES["partial"]
     partial.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
-    trace_path = out / "trace.jsonl"
+    trace_path = out / FILE_NAMES["trace"]
     trace.write(trace_path)
     return {"partial": partial, "trace": trace_path}

@@ -54,6 +54,7 @@ from courtroom.publish.github.runners import (
     replay_runner,
 )
 from courtroom.publish.protocol import PublishTarget
+from courtroom.render.files import FILE_NAMES
 from courtroom.render.markdown import render_summary
 from courtroom.render.state import PreviousAudit, cache_seeds, trusted_state
 from courtroom.render.text import neutralise
@@ -213,9 +214,6 @@ def _audit_and_publish(
     return outcome.exit_code
 
 
-SARIF = "findings.sarif"  # written beside verdict.json by the security detective's export
-
-
 def _shown(config: ActionConfig, path: Path | None) -> str:
     if path is None:
         return ""
@@ -224,7 +222,7 @@ def _shown(config: ActionConfig, path: Path | None) -> str:
 
 
 def _outputs(config: ActionConfig, score: str, conclusion: str, report: Path | None) -> None:
-    sarif = config.out_dir / SARIF
+    sarif = config.out_dir / FILE_NAMES["sarif"]
     lines = (
         f"score={score}\nconclusion={conclusion}\nreport-path={_shown(config, report)}\n"
         f"sarif-path={_shown(config, sarif if sarif.is_file() else None)}\n"

@@ -22,6 +22,7 @@ from courtroom.publish.github.annotations import (
 from courtroom.publish.github.client import ReadOnlyTokenError
 from courtroom.publish.github.event import ActionConfig, Subject
 from courtroom.publish.protocol import PublishTarget
+from courtroom.render.files import FILE_NAMES
 from courtroom.render.markdown import (
     COMMENT_LIMIT,
     render_check_run,
@@ -115,10 +116,10 @@ def keep_files(verdict: Verdict, written: Mapping[str, Path], out_dir: Path) -> 
     paths = dict(written)
     out_dir.mkdir(parents=True, exist_ok=True)
     if not paths.get("verdict") or not paths["verdict"].is_file():
-        paths["verdict"] = out_dir / "verdict.json"
+        paths["verdict"] = out_dir / FILE_NAMES["verdict"]
         paths["verdict"].write_text(verdict.model_dump_json(indent=2), encoding="utf-8")
     if not paths.get("report") or not paths["report"].is_file():
-        paths["report"] = out_dir / "report.md"
+        paths["report"] = out_dir / FILE_NAMES["report"]
         paths["report"].write_text(render_report(verdict), encoding="utf-8")
     return paths
 
@@ -142,6 +143,6 @@ def hand_back(out_dir: Path, workspace: Path) -> None:
 
 def left_in(out_dir: Path) -> dict[str, Path]:
     """The files an audit that raised still left in ``out_dir``, by kind."""
-    names = {"report": "report.md", "verdict": "verdict.json", "partial": "partial_state.json",
-             "trace": "trace.jsonl"}
-    return {kind: out_dir / name for kind, name in names.items() if (out_dir / name).is_file()}
+    kinds = ("report", "verdict", "partial", "trace")
+    return {kind: out_dir / FILE_NAMES[kind] for kind in kinds
+            if (out_dir / FILE_NAMES[kind]).is_file()}
