@@ -9,7 +9,13 @@ and criterion, the score beside the graders' band, and overall:
 - Spearman's rank correlation between the scores and the band midpoints (target >= 0.8);
 - false security caps: the security override firing where the graders' band lies above
   the cap (target 0), and each submission's conclusion;
-- remediation lines repeated in three or more criteria of one report (target 0).
+- remediation lines repeated in three or more criteria of one report (target 0);
+- criteria scored 3 or less whose fix names no place (`path:line`, a commit or a PDF page)
+  (target 0);
+- the same share and rho on each half of a fixed split (half A: submissions whose name's
+  SHA-256 starts with an even byte; half B: the others), so a rule tuned on one half shows on
+  the other; the split depends on the name alone, never on the scores;
+- each submission's audit time and the median.
 
 It also checks that the calibration rubric layouts load as they are. Nothing from the
 submissions is ever run: git only clones and checks out, with hooks disabled.
@@ -20,8 +26,10 @@ submissions is ever run: git only clones and checks out, with hooks disabled.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -40,6 +48,14 @@ CALIBRATION = ROOT.parent / "shared" / "calibration"
 #: A remediation line shared by this many criteria of one report is boilerplate.
 REPEAT_LIMIT = 3
 NO_REMEDIATION = "No remediation proposed."
+#: A fix is placed when it names a file line, a commit or a PDF page (or, with no report
+#: given, the `--pdf` input that supplies it).
+PLACED = re.compile(r"`--pdf`|`[^`\n]+:\d+`|\bcommit [0-9a-f]{7,40}\b|\b(?:PDF page|pdf:page) \d+")
+
+
+def half(name: str) -> str:
+    """The submission's fixed half: A when its name's SHA-256 starts with an even byte."""
+    return "A" if hashlib.sha256(name.encode()).digest()[0] % 2 == 0 else "B"
 
 
 @dataclass
@@ -52,6 +68,7 @@ class Row:
     low: int
     high: int
     capped: bool
+    placed: bool = True
 
     @property
     def inside(self) -> bool:
@@ -148,7 +165,8 @@ def audit_one(name: str, label: dict[str, object], work: Path, rubric: Path,
         if band is None:
             continue
         outcome.rows.append(Row(name, crit.criterion_id, crit.final_score, int(band["min"]),
-                                int(band["max"]), crit.security_override))
+                                int(band["max"]), crit.security_override,
+                                bool(PLACED.search(crit.remediation))))
     return outcome
 
 
@@ -162,31 +180,57 @@ def check_layouts(calibration: Path = CALIBRATION) -> list[str]:
     return lines
 
 
+def agreement(rows: list[Row]) -> tuple[int, float]:
+    """How many rows lie inside their band, and Spearman's rho against the midpoints."""
+    inside = sum(r.inside for r in rows)
+    rho = spearman([float(r.score) for r in rows], [r.midpoint for r in rows]) if rows else 0.0
+    return inside, rho
+
+
 def report(outcomes: list[Outcome], cap: float = 3.0) -> dict[str, object]:
     """Print the per-criterion table and the totals; return the figures."""
     rows = [r for o in outcomes for r in o.rows]
     for o in outcomes:
-        print(f"\n## {o.name}: conclusion {o.conclusion}, {o.seconds:.1f} s")
+        print(f"\n## {o.name} (half {half(o.name)}): conclusion {o.conclusion}, "
+              f"{o.seconds:.1f} s")
         for r in o.rows:
             mark = "ok  " if r.inside else "MISS"
             print(f"  {mark} {r.criterion:32} score {r.score}  band {r.low}-{r.high}"
-                  + ("  [security cap]" if r.capped else ""))
+                  + ("  [security cap]" if r.capped else "")
+                  + ("" if r.placed or r.score > 3 else "  [fix names no place]"))
         for line, n in o.repeated:
             print(f"  repeated remediation ({n} criteria): {line[:110]}")
         for err in o.errors:
             print(f"  error: {err[:140]}")
-    inside = sum(r.inside for r in rows)
-    rho = spearman([float(r.score) for r in rows], [r.midpoint for r in rows]) if rows else 0.0
+    inside, rho = agreement(rows)
+    unplaced = sum(1 for r in rows if r.score <= 3 and not r.placed)
+    halves = {}
+    for name in ("A", "B"):
+        part = [r for r in rows if half(r.submission) == name]
+        got, part_rho = agreement(part)
+        halves[name] = {"scores": len(part), "in_band": got,
+                        "share_in_band": round(got / len(part), 3) if part else 0.0,
+                        "spearman": round(part_rho, 3)}
+    seconds = [o.seconds for o in outcomes]
     false_caps = [r for r in rows if r.capped and r.high > cap]
     repeats = sum(len(o.repeated) for o in outcomes)
     figures = {"scores": len(rows), "in_band": inside,
                "share_in_band": round(inside / len(rows), 3) if rows else 0.0,
                "spearman": round(rho, 3), "false_caps": len(false_caps),
-               "repeated_remediation_lines": repeats,
+               "repeated_remediation_lines": repeats, "unplaced_fixes": unplaced,
+               "halves": halves,
+               "median_seconds": round(statistics.median(seconds), 2) if seconds else 0.0,
                "conclusions": {o.name: o.conclusion for o in outcomes}}
     print(f"\nin band: {inside}/{len(rows)} ({figures['share_in_band']:.0%}); "
           f"Spearman rho vs band midpoints: {rho:.3f}; false security caps: "
           f"{len(false_caps)}; remediation lines in {REPEAT_LIMIT}+ criteria: {repeats}")
+    for name, part in halves.items():
+        print(f"half {name}: in band {part['in_band']}/{part['scores']} "
+              f"({part['share_in_band']:.0%}); Spearman rho {part['spearman']:.3f}")
+    print(f"criteria scored 3 or less whose fix names no place: {unplaced}")
+    if seconds:
+        print(f"audit time per submission: median {statistics.median(seconds):.1f} s, "
+              f"max {max(seconds):.1f} s")
     return figures
 
 

@@ -11,7 +11,7 @@ import re
 
 from courtroom.detectives.base import Case, detective
 from courtroom.detectives.common import REPO, is_test_path, make
-from courtroom.detectives.parsing import source_index
+from courtroom.detectives.parsing import SourceIndex, source_index
 from courtroom.detectives.repo.judging_facts import (
     free_text_parsing,
     justice_files,
@@ -20,7 +20,7 @@ from courtroom.detectives.repo.judging_facts import (
     synthesis_rules,
     validation,
 )
-from courtroom.detectives.repo.personas import find_prompts, similarities
+from courtroom.detectives.repo.personas import Prompt, find_prompts, similarities
 from courtroom.detectives.repo.python_facts import RETRY, structured_calls, synthesis_functions
 from courtroom.detectives.repo.source import no_python
 from courtroom.models import Evidence, location_path
@@ -83,6 +83,20 @@ def structured_output(case: Case) -> list[Evidence]:
     return out
 
 
+def _prompt_home(prompts: dict[str, Prompt], index: SourceIndex) -> tuple[str, str]:
+    """Where a missing persona prompt belongs: beside the prompts found, else in model code.
+
+    A fix must name a place; the repository's root is none.
+    """
+    if prompts:
+        home = min(p.location for p in prompts.values())
+        return home, f", beside the other persona prompts at `{home}`"
+    models = [sf for sf in llm_files(index) if not is_test_path(sf.path)]
+    if models:
+        return f"{models[0].path}:1", f" in `{models[0].path}`, which calls the model"
+    return ".", ""
+
+
 def _retry(location: str, retried: bool) -> Evidence:
     """Whether failed or malformed judge output is retried."""
     tags = (REPO, "structured_output")
@@ -108,10 +122,11 @@ def persona_prompts(case: Case) -> list[Evidence]:
     for persona in ("Prosecutor", "Defense", "TechLead"):
         prompt = prompts.get(persona)
         if prompt is None:
-            out.append(make(name, f"{persona} persona prompt", False, ".",
+            where, beside = _prompt_home(prompts, index)
+            out.append(make(name, f"{persona} persona prompt", False, where,
                             f"No string or prompt file of 60+ characters names the {persona} "
-                            f"persona. Fix: give the {persona} its own system prompt.", 0.75,
-                            (*tags, "missing"), direction="adverse"))
+                            f"persona. Fix: give the {persona} its own system prompt{beside}.",
+                            0.75, (*tags, "missing"), direction="adverse"))
             continue
         out.append(make(name, f"{persona} persona prompt", True, prompt.location,
                         f"Prompt text of {len(prompt.text)} characters attributed to the "

@@ -127,7 +127,18 @@ def test_one_line_personas_are_adverse(tmp_path: Path, open_case: OpenCase) -> N
     ev = persona_prompts(_case(tmp_path, open_case, {"src/judges.py": code}))
     short = by_goal(ev, "Persona prompts give substantive")[0]
     assert short.direction == "adverse" and "Defense, Prosecutor prompt(s)" in short.rationale
-    assert by_goal(ev, "TechLead persona prompt")[0].direction == "adverse"
+    missing = by_goal(ev, "TechLead persona prompt")[0]
+    assert missing.direction == "adverse"
+    # The fix names where the prompt belongs: beside the prompts the repository has.
+    assert missing.location == "src/judges.py:1" and "`src/judges.py:1`" in missing.rationale
+
+
+def test_missing_personas_point_at_the_model_code(tmp_path: Path, open_case: OpenCase) -> None:
+    code = "from anthropic import Anthropic\n\nclient = Anthropic()\n" \
+           "reply = client.messages.create(model='m', max_tokens=9, messages=[])\n"
+    ev = persona_prompts(_case(tmp_path, open_case, {"src/judge.py": code}))
+    missing = by_goal(ev, "Defense persona prompt")[0]
+    assert missing.location == "src/judge.py:1" and "which calls the model" in missing.rationale
 
 
 def test_near_duplicate_personas_and_prompt_files(tmp_path: Path, open_case: OpenCase) -> None:
