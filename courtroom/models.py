@@ -37,6 +37,11 @@ Direction = Literal["supports", "adverse", "context"]
 #: Tag of a confirmed security finding: it caps the criterion's score (DESIGN §4 rule 4)
 #: and the court hears it. Unconfirmed findings carry "security_unconfirmed" instead.
 SECURITY_TAG = "security"
+#: An adverse fact showing the design cannot work as built (a node no run reaches, a join
+#: that runs twice, an LLM drafting the scores a rule should compute): whatever patterns are
+#: present, no lens scores the criterion above UNWORKABLE_CAP while it stands.
+UNWORKABLE_TAG = "unworkable"
+UNWORKABLE_CAP = 3
 
 #: Sentinel a judge cites when nothing was found for the criterion; never penalised.
 NO_EVIDENCE = "NO_EVIDENCE"

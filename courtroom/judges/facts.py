@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from courtroom.chief_justice import keyword_in
-from courtroom.models import SECURITY_TAG, Evidence, location_path
+from courtroom.models import SECURITY_TAG, UNWORKABLE_CAP, UNWORKABLE_TAG, Evidence, location_path
 from courtroom.rubric import DEFAULT_KEYWORDS
 from courtroom.untrusted import one_line
 
@@ -155,6 +155,16 @@ class Facts:
     def flaws(self) -> list[Evidence]:
         """Bad things found that are not security findings (a bulk upload, a dead end)."""
         return [e for e in self.adverse if e.found and SECURITY_TAG not in e.tags]
+
+    @property
+    def unworkable(self) -> list[Evidence]:
+        """Found adverse facts showing the design cannot work as built: a present pattern
+        earns no credit past UNWORKABLE_CAP while one stands."""
+        return [e for e in self.adverse if e.found and UNWORKABLE_TAG in e.tags]
+
+    def cap(self, score: int) -> int:
+        """The score a lens may give once unworkable facts are weighed."""
+        return min(score, UNWORKABLE_CAP) if self.unworkable else score
 
     @property
     def weak(self) -> list[Evidence]:

@@ -124,7 +124,7 @@ def prosecutor(dim: Dimension, f: Facts) -> Fields:
     if not charges:
         parts.append(f"Nothing left to charge; the facts hold, e.g. {fact(f.supports[0])}.")
     return {
-        "score": clamp(score),
+        "score": clamp(f.cap(score)),
         "argument": " ".join(parts),
         "cited_evidence": _cite(f.security + f.flaws + f.weak + f.solid),
         "charges": charges or None,
@@ -155,11 +155,7 @@ def defense(dim: Dimension, f: Facts) -> Fields:
     score = 2 + round_score(3 * share)
     if f.security:
         score = min(score, 4)
-    mitigations = [f"Credit: {fact(e)}" for e in f.solid[:4]]
-    mitigations += [f"Partial credit (confidence {e.confidence:.2f}): {fact(e)}"
-                    for e in f.weak[:3]]
-    credited = {e.id for e in f.solid[:4]}
-    mitigations += [f"Iteration history: {fact(e)}" for e in f.history[:2] if e.id not in credited]
+    mitigations = _mitigations(f)
     parts = [f"Optimistic reading of {dim.name}: {len(f.supports)} fact(s) show work that "
              f"meets it, notably {_list(f.supports, 2)}."]
     if f.weak:
@@ -169,17 +165,30 @@ def defense(dim: Dimension, f: Facts) -> Fields:
     if f.missing:
         parts.append(f"What is missing ({_list(f.missing, 2)}) reads as unfinished, "
                      "not absent intent.")
-    if f.security or f.flaws:
+    if f.unworkable:
+        parts.append(f"Still, {against(f.unworkable[0])}: what is present does not run as "
+                     "built, and the defense cannot credit it in full.")
+    elif f.security or f.flaws:
         weak_spot = (f.security or f.flaws)[0]
         parts.append(f"A weakness at {place(weak_spot.location)} is local and fixable; it "
                      "does not erase the working parts.")
     return {
-        "score": clamp(score),
+        "score": clamp(f.cap(score)),
         "argument": " ".join(parts),
         "cited_evidence": _cite(f.solid + f.weak),
         "mitigations": mitigations or None,
         "remediation": _remediation(f),
     }
+
+
+def _mitigations(f: Facts) -> list[str]:
+    """What the defense credits: solid facts, weak ones in part, and the history."""
+    mitigations = [f"Credit: {fact(e)}" for e in f.solid[:4]]
+    mitigations += [f"Partial credit (confidence {e.confidence:.2f}): {fact(e)}"
+                    for e in f.weak[:3]]
+    credited = {e.id for e in f.solid[:4]}
+    return mitigations + [f"Iteration history: {fact(e)}" for e in f.history[:2]
+                          if e.id not in credited]
 
 
 def tech_lead(dim: Dimension, f: Facts) -> Fields:
@@ -206,9 +215,12 @@ def tech_lead(dim: Dimension, f: Facts) -> Fields:
     if f.security:
         parts.append(f"The security defect at {fact(f.security[0])} is a correctness bug "
                      "to fix before shipping.")
+    if f.unworkable:
+        parts.append(f"It cannot work as built ({against(f.unworkable[0])}), so the patterns "
+                     "present earn no more than partial credit.")
     defects = [f"Defect: {against(e)}" for e in f.security + f.flaws + f.broken if e.found]
     return {
-        "score": clamp(score),
+        "score": clamp(f.cap(score)),
         "argument": " ".join(parts),
         "cited_evidence": _cite(working[:5] + f.security + f.flaws + f.broken),
         "charges": defects or None,

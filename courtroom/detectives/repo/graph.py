@@ -65,6 +65,8 @@ class GraphFacts:
     fan_in: dict[str, list[str]] = field(default_factory=dict)
     routers: list[Edge] = field(default_factory=list)
     dynamic_fan_out: list[str] = field(default_factory=list)  # locations of Send(...)
+    #: add_conditional_edges calls whose targets could not be read: where they lead is unknown.
+    unresolved_routes: list[str] = field(default_factory=list)
 
     def branches_matching(self, pattern: re.Pattern[str]) -> list[tuple[str, list[str]]]:
         """Fan-out points whose parallel branches include two or more matching nodes."""
@@ -164,20 +166,7 @@ def _method_call(sf: SourceFile, caps: dict[str, list[Node]], table: dict[str, s
         joined = first.type in ("list", "tuple") and len(tails) > 1
         facts.edges.extend(Edge(t, h, where, joined=joined) for t in tails for h in heads)
     elif method == "add_conditional_edges" and positional:
-        src = resolve(sf, positional[0], table)
-        router = positional[1] if len(positional) > 1 else keywords.get("path")
-        path_map = positional[2] if len(positional) > 2 else keywords.get("path_map")
-        pairs = _targets(sf, path_map, table)
-        router_name = sf.text(router).split(".")[-1] if router is not None else ""
-        many: set[str] = set()
-        if router is not None and router.type in ("identifier", "attribute"):
-            targets, many = router_returns(index, router_name, table)
-            pairs = pairs or [(t, t) for t in targets]
-        for label, dst in pairs:
-            if src:
-                edge = Edge(src, dst, where, True, f"{router_name}:{label}", dst in many)
-                facts.edges.append(edge)
-                facts.routers.append(edge)
+        _conditional_call(sf, positional, keywords, where, table, index, facts)
     elif method == "set_entry_point" and positional:
         entry = resolve(sf, positional[0], table)
         if entry:
@@ -192,6 +181,28 @@ def _method_call(sf: SourceFile, caps: dict[str, list[Node]], table: dict[str, s
         for n in chain:
             facts.nodes.setdefault(n, where)
         facts.edges.extend(Edge(a, b, where) for a, b in itertools.pairwise(chain))
+
+
+def _conditional_call(sf: SourceFile, positional: list[Node], keywords: dict[str, Node],
+                      where: str, table: dict[str, str], index: SourceIndex,
+                      facts: GraphFacts) -> None:
+    """Record one add_conditional_edges call: its routes, or that they could not be read."""
+    src = resolve(sf, positional[0], table)
+    router = positional[1] if len(positional) > 1 else keywords.get("path")
+    path_map = positional[2] if len(positional) > 2 else keywords.get("path_map")
+    pairs = _targets(sf, path_map, table)
+    router_name = sf.text(router).split(".")[-1] if router is not None else ""
+    many: set[str] = set()
+    if router is not None and router.type in ("identifier", "attribute"):
+        targets, many = router_returns(index, router_name, table)
+        pairs = pairs or [(t, t) for t in targets]
+    if not pairs:
+        facts.unresolved_routes.append(where)
+    for label, dst in pairs:
+        if src:
+            edge = Edge(src, dst, where, True, f"{router_name}:{label}", dst in many)
+            facts.edges.append(edge)
+            facts.routers.append(edge)
 
 
 def _derive(facts: GraphFacts) -> None:

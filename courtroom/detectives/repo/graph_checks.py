@@ -64,6 +64,33 @@ def uneven_joins(edges: list[tuple[str, str, bool]], fan_in: dict[str, list[str]
     return out
 
 
+def unreachable(nodes: dict[str, str], edges: list[tuple[str, str]],
+                dynamic: bool) -> list[str]:
+    """Nodes added to the graph that no path from START reaches: written, never run.
+
+    None are claimed when nodes route by ``Command`` or an edge names a node that was never
+    added (the wiring was not fully resolved), or when nothing leaves START at all.
+    """
+    known = set(nodes) | {START, END}
+    if dynamic or not any(src == START for src, _dst in edges) or \
+            any(n not in known for edge in edges for n in edge):
+        return []
+    seen, frontier = {START}, [START]
+    while frontier:
+        node = frontier.pop()
+        for src, dst in edges:
+            if src == node and dst not in seen:
+                seen.add(dst)
+                frontier.append(dst)
+    return sorted(set(nodes) - seen)
+
+
+def unknown_targets(nodes: dict[str, str], routes: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(source, target) routes whose target is neither a node nor END: LangGraph refuses
+    the graph when it compiles (a path map) or when the router first returns it."""
+    return [(src, dst) for src, dst in routes if dst not in nodes and dst not in (END, START)]
+
+
 def _module_file(index: SourceIndex, sf: SourceFile, module: str) -> SourceFile | None:
     """The repository file a ``from X import`` names (absolute or relative), if any."""
     by_path = {f.path: f for f in index.files}

@@ -23,7 +23,7 @@ from courtroom.detectives.repo.judging_facts import (
 from courtroom.detectives.repo.personas import Prompt, find_prompts, similarities
 from courtroom.detectives.repo.python_facts import RETRY, structured_calls, synthesis_functions
 from courtroom.detectives.repo.source import no_python
-from courtroom.models import Evidence, location_path
+from courtroom.models import UNWORKABLE_TAG, Evidence, location_path
 from courtroom.untrusted import clip
 
 MAX_ITEMS = 12
@@ -32,6 +32,11 @@ SUBSTANTIVE = 200
 #: A function is the chief justice when it lives in a chief-justice module or is named so;
 #: a tool that *checks* synthesis elsewhere (check_synthesis_rules) is not one.
 _CJ = re.compile(r"chief|justice", re.I)
+#: Function names of chief-justice helpers that only word things: remediation, a narrative.
+_PROSE = re.compile(r"remediat|narrativ|summar|explain|recommend|describ|wording|markdown|"
+                    r"render|format|text|comment|message|advice", re.I)
+#: Names that say the function decides scores, whatever else they word.
+_DECIDES = re.compile(r"score|verdict|judg|decid|rul(e|ing)|synthes|aggregat|weigh", re.I)
 
 
 @detective("structured_output")
@@ -173,23 +178,40 @@ def chief_justice(case: Case) -> list[Evidence]:
                      "No function or module named like a chief justice, synthesis or verdict. "
                      "Fix: add a chief justice that turns the opinions into scores by fixed "
                      "rules.", 0.75, (*tags, "missing"), direction="adverse")]
-    llm = [f for f in facts if f.llm_calls]
+    # A model that only words the remediation or the narrative around rule-made scores
+    # does not decide the verdict; one that drafts the scores does.
+    prose = [f for f in facts if f.llm_calls and _PROSE.search(f.name)
+             and not _DECIDES.search(f.name)]
+    llm = [f for f in facts if f.llm_calls and f not in prose]
+    facts = [f for f in facts if f not in prose] or facts
     listing = clip("\n".join(f"{f.location} {f.name}: {f.branches} branches, LLM "
                              f"{', '.join(f.llm_calls) or 'none'}" for f in facts[:20]), 1200)
     if llm:
         out = [make(name, "Chief justice delegates the verdict to an LLM call", True,
                     llm[0].location, f"{llm[0].name} calls {', '.join(llm[0].llm_calls)}: the "
                     "verdict depends on a model, not on fixed rules. Fix: compute the final "
-                    "score with deterministic rules over the opinions.", 0.85, tags,
-                    content=listing, direction="adverse")]
+                    "score with deterministic rules over the opinions.", 0.85,
+                    (*tags, UNWORKABLE_TAG), content=listing, direction="adverse")]
     else:
         top = max(facts, key=lambda f: (f.branches, f.location))
         out = [make(name, "Verdict by deterministic rules (no LLM call)", True, top.location,
                     f"{len(facts)} chief-justice function(s), none calling a model; "
                     f"{top.name} has {top.branches} branches.", 0.85, tags, content=listing,
                     direction="supports")]
+    if prose:
+        out.append(make(name, "Model writes prose around the rule-made verdict", True,
+                        prose[0].location, f"{', '.join(f.name for f in prose[:4])} ask(s) a "
+                        "model for wording (remediation, narrative or summary) only; the "
+                        "scores come from the functions above.", 0.7, tags))
+    return out + _rules(index, facts[0].location, tags)
+
+
+def _rules(index: SourceIndex, fallback: str, tags: tuple[str, ...]) -> list[Evidence]:
+    """One fact per named chief-justice rule: the code that implements it, or its absence."""
+    name = "synthesis"
+    out: list[Evidence] = []
     files = sorted(justice_files(index), key=lambda sf: -len(sf.source))
-    home = f"{files[0].path}:1" if files else facts[0].location
+    home = f"{files[0].path}:1" if files else fallback
     for rule, hit in synthesis_rules(index).items():
         goal = f"Chief justice rule: {rule}"
         if hit is not None:

@@ -13,9 +13,15 @@ from courtroom.detectives.repo.graph import (
     GraphFacts,
     graph_facts,
 )
-from courtroom.detectives.repo.graph_checks import broken_imports, dead_ends, uneven_joins
+from courtroom.detectives.repo.graph_checks import (
+    broken_imports,
+    dead_ends,
+    uneven_joins,
+    unknown_targets,
+    unreachable,
+)
 from courtroom.detectives.repo.source import no_python
-from courtroom.models import Evidence, location_path
+from courtroom.models import UNWORKABLE_TAG, Evidence, location_path
 
 NAME = "graph"
 TAGS = (REPO, "graph")
@@ -68,10 +74,10 @@ def _branch_nodes(facts: GraphFacts) -> set[str]:
 
 def _runnable(index: SourceIndex, facts: GraphFacts) -> list[Evidence]:
     """Adverse facts that stop the graph from running: dead ends and broken imports."""
-    tags = (*TAGS, "conditional")
+    tags = (*TAGS, "conditional", UNWORKABLE_TAG)
     dynamic = any(b"Command(" in sf.source and b"goto" in sf.source for sf in index.files)
     stuck = dead_ends(facts.nodes, [(e.source, e.target) for e in facts.edges], dynamic)
-    out = []
+    out = _never_run(facts, dynamic, tags)
     if stuck:
         where = facts.nodes.get(stuck[0], next(iter(facts.nodes.values()), "."))
         out.append(make(NAME, "Nodes with no way on (dead ends)", True, where,
@@ -101,6 +107,34 @@ def _runnable(index: SourceIndex, facts: GraphFacts) -> list[Evidence]:
                         "there.", 0.9, tags,
                         content="\n".join(f"{x.location} {x.module}.{x.name}"
                                           for x in broken[:10]), direction="adverse"))
+    return out
+
+
+def _never_run(facts: GraphFacts, dynamic: bool, tags: tuple[str, ...]) -> list[Evidence]:
+    """Nodes no run reaches and routes to nodes that do not exist, for a single graph (the
+    nodes of several builders cannot be told apart)."""
+    if len(facts.builders) > 1:
+        return []
+    out = []
+    wrong = unknown_targets(facts.nodes, [(e.source, e.target) for e in facts.routers])
+    if wrong:
+        src, dst = wrong[0]
+        where = next(e.location for e in facts.routers if (e.source, e.target) == wrong[0])
+        out.append(make(NAME, "Conditional route to a node that does not exist", True, where,
+                        f"The router after {src} can send the run to {dst}, which is not a "
+                        "node of the graph: LangGraph rejects the route. Fix: add the node "
+                        f"{dst}, or map the route to an existing node or END.", 0.7, tags,
+                        content="\n".join(f"{a} -> {b}" for a, b in wrong[:10]),
+                        direction="adverse"))
+    lost = unreachable(facts.nodes, [(e.source, e.target) for e in facts.edges],
+                       dynamic or bool(facts.unresolved_routes))
+    if lost:
+        out.append(make(NAME, "Nodes no run reaches", True, facts.nodes[lost[0]],
+                        f"{', '.join(lost[:6])} {'is' if len(lost) == 1 else 'are'} added to "
+                        "the graph but no edge from START leads there: the node never runs. "
+                        f"Fix: add an edge into {lost[0]} from the step that should precede "
+                        "it, or remove it.", 0.75, tags, content=", ".join(lost),
+                        direction="adverse"))
     return out
 
 

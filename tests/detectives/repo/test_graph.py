@@ -280,3 +280,49 @@ def test_list_join_waits_for_all_branches(tmp_path: Path, open_case: OpenCase) -
                             'g.add_edge(["repo", "doc", "vision"], "aggregate")')
     case = open_case(make_repo(tmp_path / "r", files={"src/graph.py": joined}))
     assert not by_goal(orchestration(case), "Join reached by separate edges")
+
+
+UNRUN = '''
+from langgraph.graph import StateGraph, START, END
+
+def route(state):
+    if state.get("variance"):
+        return "retry_judges"
+    return "chief_justice"
+
+g = StateGraph(dict)
+g.add_node("judges", lambda s: s)
+g.add_node("chief_justice", lambda s: s)
+g.add_node("audit_self", lambda s: s)
+g.add_edge(START, "judges")
+g.add_conditional_edges("judges", route)
+g.add_edge("audit_self", END)
+g.add_edge("chief_justice", END)
+'''
+
+
+def test_unreached_nodes_and_unknown_routes_cannot_work(tmp_path: Path,
+                                                       open_case: OpenCase) -> None:
+    known = UNRUN.replace('"retry_judges"', '"judges"')
+    ev = orchestration(open_case(make_repo(tmp_path / "a", files={"g.py": known})))
+    lost = by_goal(ev, "Nodes no run reaches")[0]
+    assert lost.direction == "adverse" and lost.content == "audit_self"
+    assert lost.location == "g.py:12" and "unworkable" in lost.tags
+    assert not by_goal(ev, "Conditional route to a node that does not exist")
+    ev = orchestration(open_case(make_repo(tmp_path / "b", files={"g.py": UNRUN})))
+    wrong = by_goal(ev, "Conditional route to a node that does not exist")[0]
+    assert wrong.direction == "adverse" and wrong.content == "judges -> retry_judges"
+    assert "unworkable" in wrong.tags
+
+
+def test_a_clean_graph_has_no_unreached_nodes(tmp_path: Path, open_case: OpenCase) -> None:
+    ev = orchestration(open_case(exemplary_submission(tmp_path / "r")))
+    assert not by_goal(ev, "Nodes no run reaches")
+    assert not by_goal(ev, "Conditional route to a node that does not exist")
+
+
+def test_unread_routes_claim_no_unreached_node(tmp_path: Path, open_case: OpenCase) -> None:
+    unread = UNRUN.replace("g.add_conditional_edges(\"judges\", route)",
+                           "g.add_conditional_edges(\"judges\", ROUTES[0])")
+    ev = orchestration(open_case(make_repo(tmp_path / "r", files={"g.py": unread})))
+    assert not by_goal(ev, "Nodes no run reaches")

@@ -190,3 +190,29 @@ def test_a_regex_quantifier_is_not_json_fishing(tmp_path: Path, open_case: OpenC
             '    return re.findall(r"[a-z_]{3,}\\.py", reply)\n')
     ev = structured_output(_case(tmp_path, open_case, {"src/judges.py": code}))
     assert not by_goal(ev, "Free-text model output parsed by hand")
+
+
+def test_a_model_that_only_words_the_remediation_decides_nothing(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    code = ("def chief_justice(opinions):\n"
+            "    scores = sorted(o.score for o in opinions)\n"
+            "    if scores[-1] - scores[0] > 2:\n        return scores[1]\n"
+            "    return round(sum(scores) / len(scores))\n\n\n"
+            "def generate_remediation(llm, final_score, opinions):\n"
+            "    return llm.invoke(f'Advise how to raise {final_score}').content\n")
+    ev = chief_justice(_case(tmp_path, open_case, {"src/justice.py": code}))
+    assert not by_goal(ev, "Chief justice delegates the verdict")
+    assert by_goal(ev, "Verdict by deterministic rules")[0].location == "src/justice.py:1"
+    prose = by_goal(ev, "Model writes prose around the rule-made verdict")[0]
+    assert prose.direction == "context" and prose.location == "src/justice.py:8"
+
+
+def test_a_model_that_drafts_the_scores_cannot_be_the_rule(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    code = ("def chief_justice_node(llm, opinions):\n"
+            "    report = llm.with_structured_output(Report).invoke(str(opinions))\n"
+            "    if report.score > 4:\n        report.score = 4\n"
+            "    return report\n")
+    ev = chief_justice(_case(tmp_path, open_case, {"src/justice.py": code}))
+    bad = by_goal(ev, "Chief justice delegates the verdict")[0]
+    assert bad.direction == "adverse" and "unworkable" in bad.tags

@@ -1,0 +1,35 @@
+"""The lenses weigh a fact that the design cannot work: present patterns earn no full credit."""
+
+from __future__ import annotations
+
+from courtroom.judges.facts import Facts
+from courtroom.judges.lenses import BY_PERSONA
+from courtroom.models import UNWORKABLE_CAP, UNWORKABLE_TAG
+
+from .conftest import dimension, ev
+
+PATTERNS = tuple(ev(f"Pattern {i} present", location=f"src/graph.py:{i}", confidence=0.95)
+                 for i in range(1, 7))
+
+
+def test_without_an_unworkable_fact_the_patterns_score_high() -> None:
+    facts = Facts(PATTERNS)
+    assert all(lens(dimension(), facts)["score"] == 5 for lens in BY_PERSONA.values())
+
+
+def test_an_unworkable_fact_caps_every_lens() -> None:
+    broken = ev("Nodes no run reaches", location="src/graph.py:40", confidence=0.75,
+                tags=("graph", UNWORKABLE_TAG), direction="adverse",
+                rationale="judge is added but no edge leads there. Fix: add an edge into it.")
+    facts = Facts((*PATTERNS, broken))
+    for persona, lens in BY_PERSONA.items():
+        fields = lens(dimension(), facts)
+        assert fields["score"] <= UNWORKABLE_CAP, persona
+        assert "src/graph.py:40" in str(fields["remediation"]), persona
+    assert "cannot work as built" in BY_PERSONA["TechLead"](dimension(), facts)["argument"]
+
+
+def test_an_unworkable_fact_that_was_not_found_caps_nothing() -> None:
+    absent = ev("Nodes no run reaches", found=False, tags=("graph", UNWORKABLE_TAG),
+                direction="adverse")
+    assert not Facts((*PATTERNS, absent)).unworkable
