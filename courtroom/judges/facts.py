@@ -13,7 +13,17 @@ import re
 from dataclasses import dataclass
 
 from courtroom.chief_justice import keyword_in
-from courtroom.models import SECURITY_TAG, UNWORKABLE_CAP, UNWORKABLE_TAG, Evidence, location_path
+from courtroom.models import (
+    DISCREDITED_CAP,
+    DISCREDITED_TAG,
+    MISLEADING_CAP,
+    MISLEADING_TAG,
+    SECURITY_TAG,
+    UNWORKABLE_CAP,
+    UNWORKABLE_TAG,
+    Evidence,
+    location_path,
+)
 from courtroom.rubric import DEFAULT_KEYWORDS
 from courtroom.untrusted import one_line
 
@@ -24,6 +34,9 @@ CHARGES_PER_GOAL = 3
 _SHA = re.compile(r"^[0-9a-f]{7,40}$")
 _PAGE = re.compile(r"^pdf:page\s*(\d+)", re.IGNORECASE)
 _HISTORY_TAGS = {"git", "history"}
+#: The highest score a lens may give while a found adverse fact carries the tag.
+_CAPS = {UNWORKABLE_TAG: UNWORKABLE_CAP, MISLEADING_TAG: MISLEADING_CAP,
+         DISCREDITED_TAG: DISCREDITED_CAP}
 _BROKEN_TAGS = {"parse_error"}
 #: Detectives end an adverse rationale with "Fix: <the change>" to say what would cure it.
 _FIX = re.compile(r"\bFix:\s*(?P<fix>.+)$", re.S)
@@ -158,13 +171,14 @@ class Facts:
 
     @property
     def unworkable(self) -> list[Evidence]:
-        """Found adverse facts showing the design cannot work as built: a present pattern
-        earns no credit past UNWORKABLE_CAP while one stands."""
-        return [e for e in self.adverse if e.found and UNWORKABLE_TAG in e.tags]
+        """Found adverse facts showing the design cannot work as built, or a report the code
+        contradicts: present patterns earn no full credit while one stands."""
+        return [e for e in self.adverse if e.found and _CAPS.keys() & set(e.tags)]
 
     def cap(self, score: int) -> int:
-        """The score a lens may give once unworkable facts are weighed."""
-        return min(score, UNWORKABLE_CAP) if self.unworkable else score
+        """The score a lens may give once unworkable and discredited facts are weighed."""
+        caps = [_CAPS[t] for e in self.unworkable for t in e.tags if t in _CAPS]
+        return min([score, *caps])
 
     @property
     def weak(self) -> list[Evidence]:

@@ -33,3 +33,11 @@ def test_an_unworkable_fact_that_was_not_found_caps_nothing() -> None:
     absent = ev("Nodes no run reaches", found=False, tags=("graph", UNWORKABLE_TAG),
                 direction="adverse")
     assert not Facts((*PATTERNS, absent)).unworkable
+
+
+def test_a_discredited_report_scores_two_at_most() -> None:
+    false = ev("Several of the report's statements are false", location="pdf:page 3",
+               tags=("claims", "discredited"), direction="adverse",
+               rationale="3 of 4 claims are contradicted. Fix: correct each on its page.")
+    facts = Facts((*PATTERNS, false))
+    assert all(lens(dimension(), facts)["score"] <= 2 for lens in BY_PERSONA.values())

@@ -7,21 +7,21 @@ rule or an LLM deciding the verdict is adverse, with the change that would cure 
 
 from __future__ import annotations
 
-import re
-
 from courtroom.detectives.base import Case, detective
 from courtroom.detectives.common import REPO, is_test_path, make
 from courtroom.detectives.parsing import SourceIndex, source_index
 from courtroom.detectives.repo.judging_facts import (
     free_text_parsing,
     justice_files,
+    justice_functions,
     llm_files,
+    prose_only,
     schema_bodies,
     synthesis_rules,
     validation,
 )
 from courtroom.detectives.repo.personas import Prompt, find_prompts, similarities
-from courtroom.detectives.repo.python_facts import RETRY, structured_calls, synthesis_functions
+from courtroom.detectives.repo.python_facts import RETRY, structured_calls
 from courtroom.detectives.repo.source import no_python
 from courtroom.models import UNWORKABLE_TAG, Evidence, location_path
 from courtroom.untrusted import clip
@@ -29,14 +29,6 @@ from courtroom.untrusted import clip
 MAX_ITEMS = 12
 #: A persona prompt shorter than this is a one-line label, not a philosophy to argue from.
 SUBSTANTIVE = 200
-#: A function is the chief justice when it lives in a chief-justice module or is named so;
-#: a tool that *checks* synthesis elsewhere (check_synthesis_rules) is not one.
-_CJ = re.compile(r"chief|justice", re.I)
-#: Function names of chief-justice helpers that only word things: remediation, a narrative.
-_PROSE = re.compile(r"remediat|narrativ|summar|explain|recommend|describ|wording|markdown|"
-                    r"render|format|text|comment|message|advice", re.I)
-#: Names that say the function decides scores, whatever else they word.
-_DECIDES = re.compile(r"score|verdict|judg|decid|rul(e|ing)|synthes|aggregat|weigh", re.I)
 
 
 @detective("structured_output")
@@ -170,9 +162,7 @@ def chief_justice(case: Case) -> list[Evidence]:
     name, tags = "synthesis", (REPO, "synthesis")
     if not index.files:
         return [no_python(name, "Chief justice synthesis code", index, ("synthesis",))]
-    homes = {sf.path for sf in justice_files(index)}
-    facts = [f for f in synthesis_functions(index)
-             if _CJ.search(f.name) or location_path(f.location) in homes]
+    facts = justice_functions(index)
     if not facts:
         return [make(name, "Chief justice synthesis code", False, ".",
                      "No function or module named like a chief justice, synthesis or verdict. "
@@ -180,8 +170,7 @@ def chief_justice(case: Case) -> list[Evidence]:
                      "rules.", 0.75, (*tags, "missing"), direction="adverse")]
     # A model that only words the remediation or the narrative around rule-made scores
     # does not decide the verdict; one that drafts the scores does.
-    prose = [f for f in facts if f.llm_calls and _PROSE.search(f.name)
-             and not _DECIDES.search(f.name)]
+    prose = [f for f in facts if f.llm_calls and prose_only(f.name)]
     llm = [f for f in facts if f.llm_calls and f not in prose]
     facts = [f for f in facts if f not in prose] or facts
     listing = clip("\n".join(f"{f.location} {f.name}: {f.branches} branches, LLM "

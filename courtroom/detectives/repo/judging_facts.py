@@ -12,7 +12,14 @@ from dataclasses import dataclass
 
 from courtroom.detectives.common import is_test_path
 from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, walk
-from courtroom.detectives.repo.python_facts import LLM_CALL, CallFact, retried
+from courtroom.detectives.repo.python_facts import (
+    LLM_CALL,
+    CallFact,
+    SynthesisFact,
+    retried,
+    synthesis_functions,
+)
+from courtroom.models import location_path
 
 #: Free-text model output turned into data by hand: json.loads, or a regex fishing for
 #: a JSON object or list in the reply (an escaped brace or bracket; a bare brace is a
@@ -23,6 +30,10 @@ FREE_TEXT = re.compile(r"json\.loads\s*\(|re\.(?:search|findall|match|fullmatch|
 VALIDATED = re.compile(r"model_validate(?:_json)?\s*\(|parse_obj\s*\(|parse_raw\s*\(|"
                        r"TypeAdapter\s*\(|except\s+\(?[\w., ]*ValidationError")
 _CJ_PATH = re.compile(r"chief|justice|synthes|verdict", re.I)
+_CJ = re.compile(r"chief|justice", re.I)
+_PROSE = re.compile(r"remediat|narrativ|summar|explain|recommend|describ|wording|markdown|"
+                    r"render|format|text|comment|message|advice", re.I)
+_DECIDES = re.compile(r"score|verdict|judg|decid|rul(e|ing)|synthes|aggregat|weigh", re.I)
 #: A model call: LLM_CALL, or the chat/complete methods of a hand-rolled client.
 MODEL_CALL = re.compile(LLM_CALL.pattern + r"|\.(?:a?chat|a?complete|generate_content)\s*\(")
 
@@ -106,6 +117,33 @@ def validation(calling: list[SourceFile]) -> list[Hit]:
 def justice_files(index: SourceIndex) -> list[SourceFile]:
     """Non-test files named like a chief justice / synthesis / verdict module."""
     return [sf for sf in index.files if not is_test_path(sf.path) and _CJ_PATH.search(sf.path)]
+
+
+def justice_functions(index: SourceIndex) -> list[SynthesisFact]:
+    """The chief justice's functions: named so, or living in a chief-justice module (a tool
+    that *checks* synthesis elsewhere, like check_synthesis_rules, is not one)."""
+    homes = {sf.path for sf in justice_files(index)}
+    return [f for f in synthesis_functions(index)
+            if _CJ.search(f.name) or location_path(f.location) in homes]
+
+
+def prose_only(name: str) -> bool:
+    """A chief-justice helper named for wording only (remediation, narrative, summary): a
+    model that words the advice around rule-made scores does not decide the verdict."""
+    return bool(_PROSE.search(name)) and not _DECIDES.search(name)
+
+
+def verdict_by_rules(index: SourceIndex) -> tuple[bool, str]:
+    """Whether the chief justice decides by rules: none of its functions asks a model for
+    the scores, and one branches on rules. The reason names the deciding ``path:line``."""
+    functions = justice_functions(index)
+    deciding = [f for f in functions if f.llm_calls and not prose_only(f.name)]
+    if deciding:
+        f = deciding[0]
+        return False, f"{f.name} at {f.location} calls {', '.join(f.llm_calls)} to decide"
+    rules = [f for f in functions if f.branches >= 2 and not f.llm_calls]
+    return (bool(rules), f"rule code in {rules[0].name} at {rules[0].location}" if rules else
+            "no rule-based chief justice function found")
 
 
 def synthesis_rules(index: SourceIndex) -> dict[str, Hit | None]:

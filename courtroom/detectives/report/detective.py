@@ -8,13 +8,19 @@ from __future__ import annotations
 
 from courtroom.detectives.base import Case, detective
 from courtroom.detectives.common import PDF, make
+from courtroom.detectives.report.claim_checks import check_meaning
 from courtroom.detectives.report.concept_terms import rubric_concepts
-from courtroom.detectives.report.pdf_claims import check_claims, check_paths
+from courtroom.detectives.report.pdf_claims import (
+    ClaimCheck,
+    PathCheck,
+    check_claims,
+    check_paths,
+)
 from courtroom.detectives.report.pdf_concepts import analyse
 from courtroom.detectives.report.pdf_quotes import check_quotes
 from courtroom.detectives.report.pdf_read import PdfData, load_pdf
 from courtroom.errors import RubricError
-from courtroom.models import Evidence
+from courtroom.models import DISCREDITED_TAG, MISLEADING_TAG, Evidence
 from courtroom.rubric import Dimension, default_rubric_path, load_rubric
 from courtroom.untrusted import clip
 
@@ -47,8 +53,11 @@ def report(case: Case) -> list[Evidence]:
                 f"with PDFium (first {len(pdf.pages)} pages read).", 0.95, (PDF,),
                 content=clip(pdf.pages[0].text, 300))]
     out += _concepts(case, pdf)
-    out += _paths(case, pdf)
-    out += _claims(case, pdf)
+    paths = check_paths(pdf, case.workspace)
+    claims = [*check_claims(pdf, case.workspace), *check_meaning(pdf, case.workspace)]
+    out += _paths(paths)
+    out += _claims(claims)
+    out += _discredited(paths, claims)
     out += _quotes(case, pdf)
     return out
 
@@ -107,10 +116,9 @@ _STANCE = {"proposal": "proposed as future work", "discussed": "quoted or discus
            "error", "local": "a path on someone's machine, not in the repository"}
 
 
-def _paths(case: Case, pdf: PdfData) -> list[Evidence]:
+def _paths(checks: list[PathCheck]) -> list[Evidence]:
     """Cited file paths: verified, hallucinated, and those only proposed or quoted."""
     tags = (PDF, "paths", "claims")
-    checks = check_paths(pdf, case.workspace)
     if not checks:
         return [make(NAME, "File paths cited in the report", False, "pdf",
                      "The report names no repository file paths.", 0.85, (*tags, "missing"))]
@@ -138,10 +146,10 @@ def _paths(case: Case, pdf: PdfData) -> list[Evidence]:
     return out
 
 
-def _claims(case: Case, pdf: PdfData) -> list[Evidence]:
+def _claims(checks: list[ClaimCheck]) -> list[Evidence]:
     """Feature claims (and admitted gaps) of the report checked against source facts."""
     out = []
-    for c in check_claims(pdf, case.workspace):
+    for c in checks:
         goal = f"Report claim '{c.claim}' checked against the code"
         excerpt = clip(c.excerpt, 220)
         if not c.asserted:
@@ -154,12 +162,38 @@ def _claims(case: Case, pdf: PdfData) -> list[Evidence]:
                             direction="supports" if honest else "context"))
             continue
         status = "supported by the source" if c.supported else "NOT supported by the source"
-        fix = "" if c.supported else f" Fix: correct the claim on page {c.page} or build it."
+        fix = "" if c.supported else f" Fix: correct the claim on page {c.page}" + (
+            f", or make `{c.code}` do what it says." if c.code else " or build it.")
         out.append(make(NAME, goal, True, f"pdf:page {c.page}", f"Claim {status}: {c.basis}."
                         + fix, 0.8, (PDF, "claims"),
                         content=f"{'supported' if c.supported else 'unsupported'} | {excerpt}",
                         direction="supports" if c.supported else "adverse"))
     return out
+
+
+def _discredited(paths: list[PathCheck], claims: list[ClaimCheck]) -> list[Evidence]:
+    """One fact when the code contradicts two or more of the report's feature claims: the
+    report misleads (MISLEADING_TAG), however many true statements surround them. When they
+    are a quarter of its claims, or paths it presents as existing that do not bring the
+    false statements to four, it is discredited (DISCREDITED_TAG). Paths alone never count:
+    a path the report proposes can read like one it claims."""
+    made = [c for c in claims if c.asserted]
+    contradicted = [c for c in made if not c.supported]
+    if len(contradicted) < 2:
+        return []
+    false = [(c.page, c.claim + (f" (code: {c.code})" if c.code else "")) for c in contradicted]
+    false += [(p.page, f"the path {clip(p.path, 80)}") for p in paths
+              if not p.exists and p.stance == "claim"]
+    false.sort()
+    worst = 4 * len(contradicted) >= len(made) or len(false) >= 4
+    listing = "; ".join(f"page {page}: {what}" for page, what in false[:10])
+    return [make(NAME, "Several of the report's statements are false", True,
+                 f"pdf:page {false[0][0]}", f"{len(contradicted)} of the {len(made)} feature "
+                 f"claims checked are contradicted by the code, {len(false)} false statements "
+                 f"in all ({listing}). Fix: correct each on its page, starting with page "
+                 f"{false[0][0]}.", 0.85,
+                 (PDF, "claims", DISCREDITED_TAG if worst else MISLEADING_TAG),
+                 content=listing, direction="adverse")]
 
 
 def _quotes(case: Case, pdf: PdfData) -> list[Evidence]:

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from courtroom.detectives.parsing import source_index
 from courtroom.detectives.repo.graph import DETECTIVE_NAME, JUDGE_NAME, graph_facts
-from courtroom.detectives.repo.python_facts import classes, structured_calls, synthesis_functions
+from courtroom.detectives.repo.judging_facts import verdict_by_rules
+from courtroom.detectives.repo.python_facts import classes, structured_calls
 from courtroom.detectives.repo.workspace import Workspace
 from courtroom.detectives.report.pdf_read import PdfData
 from courtroom.detectives.report.pdf_text import PATH, PROPOSAL, mentions, sentences, stance
@@ -69,6 +70,8 @@ class ClaimCheck:
     basis: str
     #: False when the sentence admits the feature is missing or only planned.
     asserted: bool = True
+    #: The ``path:line`` of the code that decides the claim, when one place does.
+    code: str | None = None
 
 
 def _facts(ws: Workspace) -> dict[str, Callable[[], tuple[bool, str]]]:
@@ -99,11 +102,8 @@ def _facts(ws: Workspace) -> dict[str, Callable[[], tuple[bool, str]]]:
                 "no structured-output call found")
 
     def deterministic() -> tuple[bool, str]:
-        """Whether a rule-based chief justice function exists."""
-        fs = [f for f in synthesis_functions(source_index(ws)) if f.branches >= 2
-              and not f.llm_calls]
-        return (bool(fs), f"rule code in {fs[0].name} at {fs[0].location}" if fs else
-                "no rule-based chief justice function found")
+        """Whether the chief justice decides by rules, with no model drafting the scores."""
+        return verdict_by_rules(source_index(ws))
 
     def conditional() -> tuple[bool, str]:
         """Whether the graph has conditional routes."""
@@ -141,6 +141,14 @@ _ADMITS = re.compile(r"\b(no|not|never|without|lacks?|lacking|missing|absent|gap
                      r"instead of|disabled|todo|planned|future)\b", re.IGNORECASE)
 
 
+def asserted(sentence: str, match: re.Match[str]) -> bool:
+    """Whether the sentence claims the feature it names, rather than admitting it is missing
+    or proposing it. Only the words leading up to the feature decide ("no conditional edges
+    yet"); a proposal ("High: add conditional edges", "we plan to ...") claims nothing."""
+    return not _ADMITS.search(sentence[max(0, match.start() - 60):match.end()]) \
+        and not PROPOSAL.search(sentence[: match.end()])
+
+
 def check_claims(pdf: PdfData, ws: Workspace) -> list[ClaimCheck]:
     """The first place each feature is claimed (or admitted missing), checked against code."""
     checks = _facts(ws)
@@ -150,11 +158,7 @@ def check_claims(pdf: PdfData, ws: Workspace) -> list[ClaimCheck]:
                 for sentence in sentences(page.text) for m in rx.finditer(sentence)]
         if not hits:
             continue
-        # Only the words leading up to the feature decide: "no conditional edges yet".
-        # A proposal ("High: add conditional edges", "we plan to ...") claims nothing either.
-        claimed = [h for h in hits if not _ADMITS.search(h[1][max(0, h[2].start() - 60):
-                                                                h[2].end()])
-                   and not PROPOSAL.search(h[1][: h[2].end()])]
+        claimed = [h for h in hits if asserted(h[1], h[2])]
         page, sentence, m = (claimed or hits)[0]
         excerpt = sentence[max(0, m.start() - 60):m.end() + 80]
         supported, basis = checks[claim]()
