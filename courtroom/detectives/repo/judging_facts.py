@@ -21,14 +21,16 @@ from courtroom.detectives.repo.python_facts import (
 )
 from courtroom.models import location_path
 
-#: Free-text model output turned into data by hand: json.loads, or a regex fishing for
-#: a JSON object or list in the reply (an escaped brace or bracket; a bare brace is a
-#: quantifier).
-FREE_TEXT = re.compile(r"json\.loads\s*\(|re\.(?:search|findall|match|fullmatch|compile)\s*\("
+#: Free-text model output turned into data by hand: json.loads (not of our own model's
+#: ``.model_dump_json()``), or a regex fishing for a JSON object or list in the reply (an
+#: escaped brace or bracket; a bare brace is a quantifier).
+FREE_TEXT = re.compile(r"json\.loads\s*\((?!\s*[\w.]*\.(?:model_dump_json|json)\s*\(\s*\)\s*\))|"
+                       r"re\.(?:search|findall|match|fullmatch|compile)\s*\("
                        r"\s*r?['\"][^'\"\n]*(?:\\\{|\\\[)")
 #: Parsed output checked against a schema.
 VALIDATED = re.compile(r"model_validate(?:_json)?\s*\(|parse_obj\s*\(|parse_raw\s*\(|"
-                       r"TypeAdapter\s*\(|except\s+\(?[\w., ]*ValidationError")
+                       r"TypeAdapter\s*\(|except\s+\(?[\w., ]*ValidationError|"
+                       r"PydanticOutputParser\s*\(|pydantic_object\s*=")
 _CJ_PATH = re.compile(r"chief|justice|synthes|verdict", re.I)
 _CJ = re.compile(r"chief|justice", re.I)
 _PROSE = re.compile(r"remediat|narrativ|summar|explain|recommend|describ|wording|markdown|"

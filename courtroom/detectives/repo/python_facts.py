@@ -25,7 +25,10 @@ LLM_CALL = re.compile(r"\.(invoke|ainvoke|with_structured_output|generate|predic
 RETRY = re.compile(r"tenacity|@retry|\bretry\s*\(|Retrying\(|stop_after_attempt|max_retries|"
                    r"RetryPolicy|\.with_retry\(|\bretry_policy\b|"
                    r"for\s+\w*(attempt|retr|tries|try)\w*\s+in\s+range\(|"
-                   r"while\s+\w*(attempt|retr|tries|try)\w*\s*[<>]", re.S | re.I)
+                   r"while\s+\w*(attempt|retr|tries|try)\w*\s*[<>]|"
+                   # A failed call asked again from its except clause: one retry by hand.
+                   r"\bexcept\b[^\n]*:[^\n]*\n(?:[^\n]*\n){0,5}?[^\n]*\.a?invoke\s*\(",
+                   re.S | re.I)
 
 
 @dataclass(frozen=True)

@@ -216,3 +216,34 @@ def test_a_model_that_drafts_the_scores_cannot_be_the_rule(
     ev = chief_justice(_case(tmp_path, open_case, {"src/justice.py": code}))
     bad = by_goal(ev, "Chief justice delegates the verdict")[0]
     assert bad.direction == "adverse" and "unworkable" in bad.tags
+
+
+def test_a_call_asked_again_from_its_except_clause_is_a_retry(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    code = ("def prosecutor(model, messages):\n"
+            "    judge = model.with_structured_output(JudicialOpinion)\n"
+            "    try:\n        return judge.invoke(messages)\n"
+            "    except Exception as exc:\n"
+            "        messages.append(f'Previous output was malformed: {exc}')\n"
+            "        return judge.invoke(messages)\n")
+    ev = structured_output(_case(tmp_path, open_case, {"src/judges.py": code}))
+    assert by_goal(ev, "Retry on failed or malformed output")[0].direction == "supports"
+
+
+def test_serialising_our_own_model_is_not_parsing_free_text(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    code = ("import json\n\n\ndef dump(llm, items):\n    llm.invoke('summarise')\n"
+            "    return [json.loads(e.model_dump_json()) for e in items]\n")
+    ev = structured_output(_case(tmp_path, open_case, {"src/main.py": code}))
+    assert not by_goal(ev, "Free-text model output parsed by hand")
+
+
+def test_a_pydantic_output_parser_validates_the_answer(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    code = ("from langchain_core.output_parsers import PydanticOutputParser\n\n\n"
+            "def judge(llm, prompt):\n"
+            "    parser = PydanticOutputParser(pydantic_object=JudicialOpinion)\n"
+            "    return parser.parse(llm.invoke(prompt).content)\n")
+    ev = structured_output(_case(tmp_path, open_case, {"src/judges.py": code}))
+    checked = by_goal(ev, "Parsed output validated against a model")[0]
+    assert checked.direction == "supports" and checked.location == "src/judges.py:5"
