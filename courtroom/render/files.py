@@ -25,7 +25,7 @@ from courtroom.render import sarif
 from courtroom.render.markdown import render_report
 from courtroom.trace import Trace
 
-#: The files an audit writes, by kind; the Action finds them again by these names.
+#: The files an audit writes, by kind: their one spelling, for every writer.
 FILE_NAMES = {
     "verdict": "verdict.json",
     "sarif": "findings.sarif",
@@ -52,7 +52,7 @@ def check_folder(out: Path, root: Path) -> None:
         step = step / part
         try:
             mode = step.lstat().st_mode
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # made later, or said then
             return
         if stat.S_ISLNK(mode):
             raise _refuse(out, f"{step} is a symbolic link")
