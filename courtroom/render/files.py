@@ -17,6 +17,7 @@ import os
 import secrets
 import stat
 from collections.abc import Mapping
+from contextlib import suppress
 from pathlib import Path
 
 from courtroom.errors import UsageError
@@ -67,10 +68,11 @@ def _open_folder(out: Path) -> int:
     """The output folder, made if missing, opened without following a link."""
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        try:
+        with suppress(FileExistsError):
             out.mkdir()
-        except FileExistsError:
-            pass
+    except OSError as exc:
+        raise UsageError(f"cannot write the report to {out}: {exc.strerror or exc}") from exc
+    try:
         return os.open(out, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError as exc:
         raise _refuse(out, f"it is a symbolic link or not a folder ({exc.strerror})") from exc
@@ -92,7 +94,7 @@ def _put(folder: int, name: str, text: str) -> None:
 def write_files(out: Path, texts: Mapping[str, str]) -> dict[str, Path]:
     """Write each kind's text under its FILE_NAMES name in ``out``; returns what was written.
 
-    Nothing is written if any name is taken by a folder (the caller's error says which).
+    Nothing is written if any name is taken by a folder (the error names it).
     """
     folder = _open_folder(out)
     try:

@@ -113,3 +113,9 @@ def test_check_folder_accepts_what_is_missing_and_links_it_will_replace(
     (out / "verdict.json").symlink_to(tmp_path)  # a link to a folder: replaced, not entered
     check_folder(out, tmp_path)
     assert not (tmp_path / "a").exists()
+
+
+def test_a_file_on_the_way_is_a_usage_error_not_a_crash(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    with pytest.raises(UsageError, match=r"cannot write the report to .*: Not a directory"):
+        write_outputs(tmp_path / "file" / "x" / "out", make_verdict(), Trace())
