@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 
@@ -33,12 +32,11 @@ class Trace:
         """Context manager recording entry, exit and elapsed time of a piece of work."""
         return _Span(self, stage, name, fields)
 
-    def write(self, path: Path) -> None:
-        """Write all events as JSON lines."""
-        path.parent.mkdir(parents=True, exist_ok=True)
+    def jsonl(self) -> str:
+        """All events as JSON lines (``render.files`` writes them, never through a link)."""
         with self._lock:
             lines = [json.dumps(e, sort_keys=True, default=str) for e in self.events]
-        path.write_text("\n".join(lines) + ("\n" if lines else ""), encoding="utf-8")
+        return "\n".join(lines) + ("\n" if lines else "")
 
 
 class _Span:

@@ -63,9 +63,7 @@ def test_many_threads_lose_no_event() -> None:
 def test_written_as_one_json_object_per_line(tmp_path: Path) -> None:
     trace = Trace(clock=Clock())
     trace.event("render", "wrote", path=tmp_path / "report.md")
-    out = tmp_path / "deep" / "trace.jsonl"
-    trace.write(out)
-    (line,) = out.read_text(encoding="utf-8").splitlines()
+    (line,) = trace.jsonl().splitlines()
     assert json.loads(line)["path"] == str(tmp_path / "report.md")
-    Trace().write(tmp_path / "empty.jsonl")
-    assert (tmp_path / "empty.jsonl").read_text(encoding="utf-8") == ""
+    assert trace.jsonl().endswith("\n")
+    assert Trace().jsonl() == ""

@@ -14,6 +14,7 @@ from courtroom.config import AuditConfig, default_out_dir, env_api_key
 from courtroom.detectives import open_workspace
 from courtroom.errors import TargetError, UsageError
 from courtroom.pipeline import Progress, audit
+from courtroom.render.files import check_folder
 from courtroom.settings import effective_config
 from courtroom.trace import Trace
 
@@ -25,7 +26,7 @@ def given_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> dict[st
         raise TargetError(f"target not found: {target}")
     return {
         "target": target,
-        "out_dir": _writable((args.out or default_out_dir(target)).resolve()),
+        "out_dir": _out_dir(args.out, target),
         "rubric_path": args.rubric,
         "pdf": args.pdf,
         "judges": args.judges,
@@ -46,6 +47,19 @@ def given_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> dict[st
         "ignore": tuple(args.ignore or ()),
         "display_name": args.name,
     }
+
+
+def _out_dir(given: Path | None, target: str) -> Path:
+    """The output folder, absolute but not resolved: a link on the way is refused, not
+    followed. Below the working folder or a local target (the audited author's files, the
+    default ``audit/...`` folder among them) every folder on the way is checked; elsewhere,
+    the one the user named, only the output folder itself."""
+    out = Path(os.path.abspath(given or default_out_dir(target)))
+    local = [Path(os.path.abspath(target))] if Path(target).exists() else []
+    roots = [root for root in (Path.cwd(), *local) if out.is_relative_to(root) and out != root]
+    root = min(roots, key=lambda path: len(path.parts), default=out.parent)
+    check_folder(out, root)
+    return _writable(out)
 
 
 def _writable(out: Path) -> Path:

@@ -23,6 +23,7 @@ from courtroom.errors import (
     ConfigError,
     CourtroomError,
     PublishError,
+    UsageError,
 )
 from courtroom.models import Verdict
 from courtroom.publish.github.annotations import escape_data, plain
@@ -41,7 +42,6 @@ from courtroom.publish.github.publish import (
     append,
     hand_back,
     keep_files,
-    left_in,
     publish,
     say,
 )
@@ -54,7 +54,7 @@ from courtroom.publish.github.runners import (
     replay_runner,
 )
 from courtroom.publish.protocol import PublishTarget
-from courtroom.render.files import FILE_NAMES
+from courtroom.render.files import check_folder
 from courtroom.render.markdown import render_summary
 from courtroom.render.state import PreviousAudit, cache_seeds, trusted_state
 from courtroom.render.text import neutralise
@@ -173,15 +173,18 @@ def _run(run_audit: RunAudit, request: AuditRequest) -> Outcome:
     """The audit's outcome; an audit that raises becomes a failed outcome, never a crash.
 
     Caught broadly on purpose: whatever stops the audit, the gate must still show a
-    failed check run, and the step log must say why.
+    failed check run, and the step log must say why. An audit that raised names no file:
+    whatever lies in the report folder may be the checkout's own. A report folder the
+    checkout made a link (or filled with a folder where a file of ours goes) stops the
+    audit before it starts: fail closed, nothing written.
     """
     try:
+        check_folder(request.out_dir, request.workspace)
         return run_audit(request)
     except CourtroomError as exc:
-        return Failed(exc.exit_code, str(exc), left_in(request.out_dir))
+        return Failed(exc.exit_code, str(exc))
     except Exception as exc:
-        return Failed(EXIT_CRITICAL, f"unexpected {type(exc).__name__}: {exc}",
-                      left_in(request.out_dir))
+        return Failed(EXIT_CRITICAL, f"unexpected {type(exc).__name__}: {exc}")
 
 
 def _audit_and_publish(
@@ -204,12 +207,13 @@ def _audit_and_publish(
     verdict = outcome.verdict
     try:
         paths = keep_files(verdict, outcome.paths, config.out_dir)
-    except OSError as exc:
-        say(f"could not write the report files: {exc.strerror or exc}")
+    except (OSError, UsageError) as exc:
+        say(f"could not write the report files: {getattr(exc, 'strerror', None) or exc}")
         paths = dict(outcome.paths)
-    hand_back(config.out_dir, config.workspace)
+    hand_back(config.out_dir, config.workspace, paths)
     append(config.summary_path, render_summary(verdict))
-    _outputs(config, f"{verdict.overall_score:.2f}", verdict.conclusion, paths.get("report"))
+    _outputs(config, f"{verdict.overall_score:.2f}", verdict.conclusion, paths.get("report"),
+             paths.get("sarif"))
     publish(config, github, subject, verdict, previous, opinion_keys(cache_dir))
     return outcome.exit_code
 
@@ -221,11 +225,12 @@ def _shown(config: ActionConfig, path: Path | None) -> str:
     return (path.relative_to(config.workspace) if inside else path).as_posix()
 
 
-def _outputs(config: ActionConfig, score: str, conclusion: str, report: Path | None) -> None:
-    sarif = config.out_dir / FILE_NAMES["sarif"]
+def _outputs(config: ActionConfig, score: str, conclusion: str, report: Path | None,
+             sarif: Path | None) -> None:
+    """The step's outputs; the paths are files this run wrote, never what it found there."""
     lines = (
         f"score={score}\nconclusion={conclusion}\nreport-path={_shown(config, report)}\n"
-        f"sarif-path={_shown(config, sarif if sarif.is_file() else None)}\n"
+        f"sarif-path={_shown(config, sarif)}\n"
     )
     append(config.output_path, lines)
 
@@ -239,12 +244,12 @@ def _critical(
     error = plain(str(outcome.error or "the audit could not complete"))
     print(f"::error::{escape_data(f'courtroom: the audit could not complete: {error}')}")
     shown = neutralise(error)
-    left = dict(outcome.paths) or left_in(config.out_dir)
-    hand_back(config.out_dir, config.workspace)
+    left = dict(outcome.paths)
+    hand_back(config.out_dir, config.workspace, left)
     kept = next((left[k] for k in ("report", "verdict", "partial", "trace") if k in left), None)
     where = f"What it left is in `{_shown(config, kept.parent)}`." if kept else "It left no files."
     append(config.summary_path, f"# Courtroom audit did not complete\n\n{shown}\n\n{where}\n")
-    _outputs(config, "", "failure", kept)
+    _outputs(config, "", "failure", kept, left.get("sarif"))
     try:
         github.publish_check_run(
             name=config.check_name,

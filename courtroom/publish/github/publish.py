@@ -22,7 +22,7 @@ from courtroom.publish.github.annotations import (
 from courtroom.publish.github.client import ReadOnlyTokenError
 from courtroom.publish.github.event import ActionConfig, Subject
 from courtroom.publish.protocol import PublishTarget
-from courtroom.render.files import FILE_NAMES
+from courtroom.render.files import verdict_text, write_files
 from courtroom.render.markdown import (
     COMMENT_LIMIT,
     render_check_run,
@@ -112,37 +112,41 @@ def publish(
 
 
 def keep_files(verdict: Verdict, written: Mapping[str, Path], out_dir: Path) -> dict[str, Path]:
-    """Make sure verdict.json and report.md exist on disk, whatever the audit wrote."""
-    paths = dict(written)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    if not paths.get("verdict") or not paths["verdict"].is_file():
-        paths["verdict"] = out_dir / FILE_NAMES["verdict"]
-        paths["verdict"].write_text(verdict.model_dump_json(indent=2), encoding="utf-8")
-    if not paths.get("report") or not paths["report"].is_file():
-        paths["report"] = out_dir / FILE_NAMES["report"]
-        paths["report"].write_text(render_report(verdict), encoding="utf-8")
-    return paths
+    """Make sure this run wrote verdict.json and report.md, whatever the audit wrote.
+
+    Only what this run wrote counts: a file of that name already in the folder (the
+    checkout's own, perhaps) is replaced, never trusted.
+    """
+    missing: dict[str, str] = {}
+    if "verdict" not in written:
+        missing["verdict"] = verdict_text(verdict)
+    if "report" not in written:
+        missing["report"] = render_report(verdict)
+    return {**written, **(write_files(out_dir, missing) if missing else {})}
 
 
-def hand_back(out_dir: Path, workspace: Path) -> None:
-    """Give the report folder to the workspace's owner.
+def hand_back(out_dir: Path, workspace: Path, written: Mapping[str, Path]) -> None:
+    """Give the files this run wrote, and their folder, to the workspace's owner.
 
     A Docker action runs as root over a checkout owned by the runner's user: a root-owned
-    folder left in the workspace is one the runner cannot empty before the next job.
+    file left in the workspace is one the runner cannot remove before the next job. Only
+    what this run wrote is handed over, through the folder opened without following a link,
+    each name changed without following one: a link would hand over its target.
     """
+    if not written:
+        return
     try:
         owner = workspace.stat()
-        if os.geteuid() != 0 or owner.st_uid == 0 or not out_dir.is_dir():
+        if os.geteuid() != 0 or owner.st_uid == 0:
             return
-        for folder, dirs, files in os.walk(out_dir):  # links are never followed
-            for name in (folder, *(os.path.join(folder, n) for n in (*dirs, *files))):
-                os.lchown(name, owner.st_uid, owner.st_gid)
+        folder = os.open(out_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            os.fchown(folder, owner.st_uid, owner.st_gid)
+            for path in written.values():
+                if path.parent == out_dir:
+                    os.chown(path.name, owner.st_uid, owner.st_gid, dir_fd=folder,
+                             follow_symlinks=False)
+        finally:
+            os.close(folder)
     except OSError as exc:
         say(f"could not hand the report folder to the workspace's owner: {exc.strerror or exc}")
-
-
-def left_in(out_dir: Path) -> dict[str, Path]:
-    """The files an audit that raised still left in ``out_dir``, by kind."""
-    kinds = ("report", "verdict", "partial", "trace")
-    return {kind: out_dir / FILE_NAMES[kind] for kind in kinds
-            if (out_dir / FILE_NAMES[kind]).is_file()}

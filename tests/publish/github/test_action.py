@@ -225,8 +225,9 @@ def test_sarif_path_names_the_findings_beside_the_verdict(
 ) -> None:
     def with_sarif(request: AuditRequest) -> Outcome:
         request.out_dir.mkdir(parents=True)
-        (request.out_dir / "findings.sarif").write_text('{"version": "2.1.0", "runs": []}')
-        return Outcome(make_verdict(), 1)
+        sarif = request.out_dir / "findings.sarif"
+        sarif.write_text('{"version": "2.1.0", "runs": []}')
+        return Outcome(make_verdict(), 1, {"sarif": sarif})
 
     action(config_from_env(make_env(tmp_path, fake)), publisher_factory, with_sarif)
     assert outputs(tmp_path)["sarif-path"] == "courtroom-report/findings.sarif"
