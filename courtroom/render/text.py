@@ -14,8 +14,8 @@ the entity ``&#8203;``, the way dependency bots defuse mentions) after ``@``, ``
 Code spans the text already had are kept and re-fenced, so every backtick of the result
 is either inside a balanced code span or escaped, and a span can never pair with a
 backtick of the text around it; inside them only ``@name`` changes (to ``＠name``), and
-``<!`` and ``<?`` (to ``＜!``, ``＜?``). Outside code spans a ``<`` that could open markup
-(or ends the text) is ``&lt;``. So no untrusted text ever spells an HTML comment in the
+``<!`` and ``<?`` (to ``＜!``, ``＜?``). Outside code spans every ``<`` but one before a
+space is ``&lt;``. So no untrusted text ever spells an HTML comment in the
 raw Markdown, where our own hidden markers live (see ``render/state.py``).
 """
 
@@ -38,9 +38,9 @@ _ACTIVE = re.compile(
     rf"|(?P<esc>\\(?!<)[{_ASCII_PUNCT}])"
     r"|(?P<slash>\\)"  # a lone backslash must not escape what follows the text
     r"|(?P<ent>&(?=\#?\w+;))"  # an entity could spell any of the above
-    # Raw HTML (tags, comments, autolinks); a "<" that ends the text could open one with
-    # whatever is rendered after it.
-    r"|(?P<tag><(?=[A-Za-z/!?]|\Z))"
+    # Raw HTML (tags, comments, autolinks); only "<" before a space stays as it is: one
+    # that ends the text could open markup with whatever is rendered after it.
+    r"|(?P<tag><(?!\s))"
     r"|(?P<bracket>[\[\]])"  # links, images, references, definitions; our link texts
     r"|(?P<tick>`)"  # a backtick left over after code spans were taken out
     r"|(?P<pipe>\|)"
