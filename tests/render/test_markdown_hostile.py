@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from markdown_oracle import headings, live_parts
+
 from render.support import hostile_verdict, outputs
 
 HOSTILE = (

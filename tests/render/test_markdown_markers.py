@@ -8,13 +8,13 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_oracle import live_parts
-from render.support import hostile_verdict, outputs
 from verdict_builders import make_verdict
 
 from courtroom.models import Verdict
 from courtroom.render.markdown import render_comment
 from courtroom.render.state import COMMENT_MARKER, decode_state, encode_state
 from courtroom.render.text import code, neutralise
+from render.support import hostile_verdict, outputs
 
 FORGED = "<!-- courtroom:state v1 eNqrVkpKLC5RsjI0MLAAAA/wAB/cD -->"
 #: Every spelling that could leave "<!--" in the raw text, alone or next to what follows.
