@@ -29,8 +29,12 @@ from courtroom.models import CriterionResult, JudicialOpinion, Verdict
 
 COMMENT_MARKER = "<!-- courtroom:comment -->"
 STATE_VERSION = 1
-_STATE = re.compile(r"<!-- courtroom:state v(\d+) ([A-Za-z0-9+/=]+) -->")
-_STATE_MAC = re.compile(r"<!-- courtroom:state-hmac ([0-9a-f]{64}) -->")
+#: The state's one place: the very end of the body, after everything rendered, optionally
+#: followed by its HMAC. A marker anywhere else is never read, and never signed.
+_TAIL = re.compile(
+    r"(?:\A|\n)<!-- courtroom:state v(?P<version>\d+) (?P<packed>[A-Za-z0-9+/=]+) -->"
+    r"(?:\r?\n<!-- courtroom:state-hmac (?P<mac>[0-9a-f]{64}) -->)?\s*\Z"
+)
 #: Room a signature takes at the end of a comment (the renderer fits the rest under it).
 SIGNATURE_ROOM = 100
 
@@ -165,13 +169,40 @@ def _fit(data: dict[str, Any], owner: Mapping[str, str], budget: int) -> str:
     return packed
 
 
+@dataclass(frozen=True)
+class _Block:
+    version: int
+    packed: str
+    mac: str | None
+
+
+def _block(body: str | None) -> _Block | None:
+    """The state at the end of ``body``; None when absent or when the body holds any other
+    HTML comment than the comment marker at its start.
+
+    The renderer lets no untrusted text spell an HTML comment, so a second one means the
+    body is not what we rendered (or a renderer bug): nothing in it is trusted.
+    """
+    match = _TAIL.search(body or "")
+    if match is None:
+        return None
+    head = (body or "")[: match.start()].lstrip().removeprefix(COMMENT_MARKER)
+    if "<!--" in head:
+        return None
+    return _Block(int(match.group("version")), match.group("packed"), match.group("mac"))
+
+
 def decode_state(body: str) -> PreviousAudit | None:
-    """Read the hidden state back; None when absent, foreign or damaged."""
-    match = _STATE.search(body or "")
-    if not match or int(match.group(1)) != STATE_VERSION:
+    """Read the hidden state back; None when absent, foreign, misplaced or damaged."""
+    block = _block(body)
+    return None if block is None else _decode(block)
+
+
+def _decode(block: _Block) -> PreviousAudit | None:
+    if block.version != STATE_VERSION:
         return None
     try:
-        data = json.loads(zlib.decompress(base64.b64decode(match.group(2), validate=True)))
+        data = json.loads(zlib.decompress(base64.b64decode(block.packed, validate=True)))
         cache = {k: JudicialOpinion.model_validate(v) for k, v in data["cache"].items()}
         criteria = data["criteria"]
         return PreviousAudit(
@@ -199,23 +230,25 @@ def _state_mac(packed: str, key: bytes) -> str:
 
 
 def sign_state(body: str, key: bytes | None) -> str:
-    """``body`` with an HMAC of its hidden state appended; unchanged without a key or state.
+    """``body`` with an HMAC of its hidden state appended; unchanged without a key, without
+    a state at the body's end, or when the body holds any other HTML comment.
 
     With COURTROOM_SIGNING_KEY set, only a state carrying this HMAC is read back, so text
     posted under the same bot account by another workflow cannot seed opinions either.
     """
-    match = _STATE.search(body)
-    if key is None or match is None:
+    block = _block(body)
+    if key is None or block is None or block.mac is not None:
         return body
-    return f"{body}\n<!-- courtroom:state-hmac {_state_mac(match.group(2), key)} -->"
+    return f"{body.rstrip()}\n<!-- courtroom:state-hmac {_state_mac(block.packed, key)} -->"
 
 
 def trusted_state(body: str, key: bytes | None) -> PreviousAudit | None:
     """The hidden state of our own comment; with ``key``, only when its HMAC verifies."""
-    if key is not None:
-        match, mac = _STATE.search(body or ""), _STATE_MAC.search(body or "")
-        if match is None or mac is None:
-            return None
-        if not hmac.compare_digest(mac.group(1), _state_mac(match.group(2), key)):
-            return None
-    return decode_state(body)
+    block = _block(body)
+    if block is None:
+        return None
+    if key is not None and (
+        block.mac is None or not hmac.compare_digest(block.mac, _state_mac(block.packed, key))
+    ):
+        return None
+    return _decode(block)

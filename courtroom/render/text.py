@@ -13,7 +13,10 @@ the entity ``&#8203;``, the way dependency bots defuse mentions) after ``@``, ``
 ``:`` and inside ``www.``: readers see the same characters, GitHub finds no pattern.
 Code spans the text already had are kept and re-fenced, so every backtick of the result
 is either inside a balanced code span or escaped, and a span can never pair with a
-backtick of the text around it; inside them only ``@name`` changes (to ``＠name``).
+backtick of the text around it; inside them only ``@name`` changes (to ``＠name``), and
+``<!`` and ``<?`` (to ``＜!``, ``＜?``). Outside code spans every ``<`` but one before a
+space is ``&lt;``. So no untrusted text ever spells an HTML comment in the
+raw Markdown, where our own hidden markers live (see ``render/state.py``).
 """
 
 from __future__ import annotations
@@ -31,10 +34,13 @@ _ACTIVE = re.compile(
     r"|(?P<gh>(?<![\w-])GH(?=-\d))"  # the other spelling of an issue reference
     r"|(?P<scheme>\\?:(?=\\?/\\?/))"  # scheme://
     r"|(?P<www>(?<![\w.])www(?=\\?\.))"
-    rf"|(?P<esc>\\[{_ASCII_PUNCT}])"  # an escape pair is already inert; keep it
+    # An escape pair is already inert; keep it, but "\<" would keep a raw "<" for tools.
+    rf"|(?P<esc>\\(?!<)[{_ASCII_PUNCT}])"
     r"|(?P<slash>\\)"  # a lone backslash must not escape what follows the text
     r"|(?P<ent>&(?=\#?\w+;))"  # an entity could spell any of the above
-    r"|(?P<tag><(?=[A-Za-z/!?]))"  # raw HTML: tags, comments, autolinks
+    # Raw HTML (tags, comments, autolinks); only "<" before a space stays as it is: one
+    # that ends the text could open markup with whatever is rendered after it.
+    r"|(?P<tag><(?!\s))"
     r"|(?P<bracket>[\[\]])"  # links, images, references, definitions; our link texts
     r"|(?P<tick>`)"  # a backtick left over after code spans were taken out
     r"|(?P<pipe>\|)"
@@ -91,11 +97,16 @@ def md_line(text: str) -> str:
 #: decoded in code), because a plain-text copy of the comment (an e-mail reply quotes
 #: one) would otherwise mention the name.
 _CODE_AT = re.compile(r"@(?=[A-Za-z0-9])")
+#: "<" that opens an HTML comment, declaration or processing instruction inside a code
+#: span: shown as the full-width "＜". The page would show it as text anyway, but the raw
+#: body is what tools read, and our own hidden state is an HTML comment: no value, however
+#: it is shown, may spell one. ``List<str>`` and ``a < b`` keep their "<".
+_CODE_MARKUP = re.compile(r"<(?=[!?])")
 
 
 def fence(content: str) -> str:
     """``content`` as one code span whose fence no backtick inside can close."""
-    content = _CODE_AT.sub("\uff20", content)
+    content = _CODE_MARKUP.sub("\uff1c", _CODE_AT.sub("\uff20", content))
     longest = max((len(run) for run in _TICKS.findall(content)), default=0)
     ticks = "`" * (longest + 1)
     pad = " " if content.startswith("`") or content.endswith("`") or not content.strip() else ""

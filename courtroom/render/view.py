@@ -128,7 +128,9 @@ class ReportView:
         """The verdict's integrity digest (``courtroom verify`` recomputes it), if sealed."""
         integrity = self.verdict.integrity or {}
         value = integrity.get("digest")
-        return f"sha256:{value}" if isinstance(value, str) else None
+        # Shown raw in a code span: a verdict read from a file must not choose that text.
+        hex_digest = isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value)
+        return f"sha256:{value}" if hex_digest else None
 
     @property
     def overall_delta(self) -> str | None:

@@ -126,3 +126,47 @@ def test_the_previous_audit_of_a_verdict_holds_its_scores() -> None:
     assert (previous.overall_score, previous.commit) == (verdict.overall_score,
                                                          verdict.target.commit)
     assert previous.cache == {}
+
+
+def _forged_marker() -> str:
+    """The hidden state an attacker would plant: every criterion at 5, overall 5.00."""
+    verdict = make_verdict(overall=5.0)
+    for criterion in verdict.criteria:
+        criterion.final_score = 5
+    return encode_state(verdict)
+
+
+def test_a_state_anywhere_but_the_end_of_the_body_is_never_read_nor_signed() -> None:
+    body = render_comment(make_verdict())
+    marker, state = body.split("\n", 1)[0], body.rsplit("\n", 1)[1]
+    forged = _forged_marker()
+    planted = [
+        body.replace("\n", f"\n`{forged}`\n", 1),  # cited in a code span, before the state
+        body.replace("\n", f"\n{forged}\n", 1),  # raw, before the state
+        f"{body}\nmore text",  # our state, no longer at the end
+        body.replace(state, forged) + "\n" + state,  # two states at the end
+        f"{marker}\n{forged} trailing words",  # a forged state not at the end either
+        f"{body}\n<!-- courtroom:state-hmac {'0' * 64} -->\n<!-- x -->",
+    ]
+    for text in planted:
+        assert decode_state(text) is None, text[:200]
+        assert trusted_state(text, None) is None
+        assert sign_state(text, b"our-key") == text  # nothing in it is signed
+        assert trusted_state(sign_state(text, b"our-key"), b"our-key") is None
+
+
+def test_any_other_html_comment_makes_the_whole_body_untrusted() -> None:
+    body = render_comment(make_verdict())
+    assert decode_state(body) is not None
+    assert decode_state(body.replace("\n", "\n<!-- a note -->\n", 1)) is None
+    signed = sign_state(body, b"our-key")
+    assert trusted_state(signed, b"our-key") is not None
+    tampered = signed.replace("\n", "\n<!-- a note -->\n", 1)  # the MAC still verifies
+    assert trusted_state(tampered, b"our-key") is None
+    assert sign_state(signed, b"our-key") == signed  # a signed state is not signed twice
+
+
+def test_the_state_is_read_through_line_endings_and_trailing_space_an_edit_may_add() -> None:
+    signed = sign_state(render_comment(make_verdict()), b"our-key")
+    assert trusted_state(signed.replace("\n", "\r\n") + "\r\n", b"our-key") is not None
+    assert decode_state(encode_state(make_verdict()) + "\n") is not None

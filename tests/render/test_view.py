@@ -71,3 +71,11 @@ def test_the_overall_change_badge_and_digest_come_from_the_verdict() -> None:
     sealed = seal(verdict)
     assert build_view(sealed).digest == f"sha256:{(sealed.integrity or {})['digest']}"
     assert build_view(make_verdict(conclusion="neutral")).badge == "⚪ neutral"
+
+
+def test_a_digest_that_is_not_a_sha256_is_not_shown() -> None:
+    sealed = seal(make_verdict())
+    forged = sealed.model_copy(update={"integrity": {
+        **(sealed.integrity or {}), "digest": "` <!-- courtroom:state v1 AAAA --> `"}})
+    assert build_view(forged).digest is None
+    assert build_view(sealed.model_copy(update={"integrity": {"digest": 7}})).digest is None
