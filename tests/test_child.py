@@ -3,6 +3,7 @@ environment, output cap and a deadline that kills the whole process group."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import sys
@@ -19,6 +20,25 @@ import json, os, sys
 print(json.dumps({"env": sorted(os.environ), "cwd": os.getcwd(), "path": sys.path,
                   "isolated": sys.flags.isolated}))
 """
+
+
+PACKAGE = Path(child.__file__).parent
+#: Calls that start a process; only courtroom/child.py may make them.
+_STARTERS = {("subprocess", n) for n in ("Popen", "run", "call", "check_call", "check_output",
+                                          "getoutput", "getstatusoutput")} | \
+    {("os", n) for n in ("system", "popen", "execv", "execve", "execvp", "execvpe", "execl",
+                         "execlp", "spawnv", "spawnve", "spawnl", "posix_spawn", "fork")}
+
+
+def _starters(path: Path) -> list[str]:
+    """Where a module calls a process starter directly (``subprocess.run(...)`` and kin)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name) \
+                and (node.func.value.id, node.func.attr) in _STARTERS:
+            found.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
+    return found
 
 
 def _pid_alive(pid: int) -> bool:
@@ -104,3 +124,8 @@ def test_the_private_directory_is_made_again_when_removed() -> None:
     os.rmdir(first)
     second = child.workdir()
     assert os.path.isdir(second) and second != first
+
+
+def test_no_other_module_starts_a_process() -> None:
+    modules = [p for p in sorted(PACKAGE.rglob("*.py")) if p != Path(child.__file__)]
+    assert [where for p in modules for where in _starters(p)] == []
