@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, Literal
 
 #: What every child may inherit besides PATH: the home (git's global config), the locale,
 #: the time zone and where temporary files go.
@@ -32,6 +32,9 @@ BASIC_NAMES = frozenset({"HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "SYSTEMROOT
 #: Never inherited, whatever a caller asks to keep: credentials and the runner's inputs.
 _SECRET = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|PRIVATE|"
                      r"^(INPUT|GITHUB|ANTHROPIC|AWS|GOOGLE|ACTIONS|AZURE|RUNNER)_", re.I)
+
+#: Why a child was stopped: its deadline passed, or its output passed the cap.
+Stop = Literal["time", "output"]
 
 _lock = threading.Lock()
 _workdir: list[str] = []
@@ -43,8 +46,8 @@ class Finished:
 
     output: bytes
     returncode: int
-    #: "time" past the deadline, "output" past the output cap, None when it ended by itself.
-    stopped: str | None
+    #: None when it ended by itself.
+    stopped: Stop | None
 
 
 def is_secret(name: str) -> bool:
@@ -111,7 +114,7 @@ def kill_group(proc: subprocess.Popen[bytes]) -> None:
 
 
 def _read(proc: subprocess.Popen[bytes], deadline: float,
-          max_bytes: int) -> tuple[bytes, str | None]:
+          max_bytes: int) -> tuple[bytes, Stop | None]:
     """Read stdout until EOF, the deadline or the cap: never more than ``max_bytes`` kept."""
     assert proc.stdout is not None
     fd = proc.stdout.fileno()
@@ -142,17 +145,18 @@ def run(cmd: list[str], env: dict[str, str], *, timeout: float, max_bytes: int,
     """
     deadline = time.monotonic() + timeout
     proc = spawn(cmd, env, stderr=stderr)
-    stopped: str | None = "interrupted"
+    ended = False
     try:
         out, stopped = _read(proc, deadline, max_bytes)
         if stopped is None:
             try:
                 proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+                ended = True
             except subprocess.TimeoutExpired:
                 stopped = "time"
     finally:
         # Also when the child itself is gone: a helper it started may still hold the pipe.
-        if stopped is not None or proc.poll() is None:
+        if not ended:
             kill_group(proc)
         assert proc.stdout is not None
         proc.stdout.close()

@@ -80,6 +80,7 @@ def _page(record: dict[str, Any]) -> PageData:
 
 def _child(path: Path, first: int, seconds: float) -> tuple[list[dict[str, Any]], str | None]:
     """Run the worker from page ``first``; its records, and which limit stopped it (if any)."""
+    limit: str | None
     # Run as a file, not ``-m``: importing the package would load every detective (and
     # their libraries) before the limits are set. Isolated (-I), outside the tree, without
     # secrets: nothing is imported from the tree, whatever it plants; the path is absolute
