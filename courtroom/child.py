@@ -12,6 +12,7 @@ path, so only the installed packages are importable, never a package the tree pl
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import re
 import selectors
@@ -86,11 +87,32 @@ def python_file(path: str, *args: str) -> list[str]:
 def workdir() -> str:
     """A private empty directory children start in, made once per process."""
     with _lock:
-        if not _workdir or not os.path.isdir(_workdir[0]):
-            made = tempfile.mkdtemp(prefix="courtroom-child-")
-            atexit.register(shutil.rmtree, made, True)
-            _workdir[:] = [made]
-        return _workdir[0]
+        return _make_workdir()
+
+
+def _make_workdir() -> str:
+    """``workdir`` for a caller already holding the lock."""
+    if not _workdir or not os.path.isdir(_workdir[0]):
+        made = tempfile.mkdtemp(prefix="courtroom-child-")
+        atexit.register(shutil.rmtree, made, True)
+        _workdir[:] = [made]
+    return _workdir[0]
+
+
+def start_forkserver() -> None:
+    """Start multiprocessing's fork server (and its resource tracker) from the private
+    directory, before a process pool uses it.
+
+    Both start as ``python -c``, which puts the working directory first on ``sys.path``
+    before they import ``multiprocessing``: started from a directory holding a package of
+    that name, they would run it. Their workers run whole audits (the model key included),
+    so only the directory is changed; a worker returns to the caller's own directory.
+    The process's directory is changed for that moment: call it before other threads run.
+    """
+    from multiprocessing import forkserver
+
+    with _lock, contextlib.chdir(_make_workdir()):
+        forkserver.ensure_running()
 
 
 def spawn(cmd: list[str], env: dict[str, str], *, stdin: int | IO[bytes] = subprocess.DEVNULL,

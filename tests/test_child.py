@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import ast
 import json
+import multiprocessing
 import os
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -129,3 +131,20 @@ def test_the_private_directory_is_made_again_when_removed() -> None:
 def test_no_other_module_starts_a_process() -> None:
     modules = [p for p in sorted(PACKAGE.rglob("*.py")) if p != Path(child.__file__)]
     assert [where for p in modules for where in _starters(p)] == []
+
+
+def test_the_fork_server_starts_outside_the_caller_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # ``python -c`` (how the fork server and resource tracker start) puts its working
+    # directory first on sys.path; a tree holding "multiprocessing" would run in its place.
+    tree, marker = tmp_path / "tree", tmp_path / "marker"
+    (tree / "multiprocessing").mkdir(parents=True)
+    (tree / "multiprocessing" / "__init__.py").write_text(
+        f"import posix\nposix.close(posix.open({str(marker)!r}, posix.O_CREAT, 0o644))\n")
+    monkeypatch.chdir(tree)
+    child.start_forkserver()
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        assert pool.submit(os.getcwd).result() == str(tree)
+    assert not marker.exists()
+    assert os.getcwd() == str(tree)
