@@ -11,9 +11,9 @@ tree is not followed.
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
+from courtroom.child import child_env, run
 from courtroom.errors import WorkspaceError
 
 SSH_COMMAND = "ssh -o BatchMode=yes -o StrictHostKeyChecking=accept-new"
@@ -59,14 +59,23 @@ _FORCED_FLAGS: dict[str, tuple[str, ...]] = {
 _REFUSED_ARGS = ("--textconv", "--filters", "--show-signature", "--output", "--ext-diff")
 
 
-def git_env() -> dict[str, str]:
-    """Environment for git: no prompts, no system config, safe transports, absolute PATH."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    # git runs helpers from inside the audited tree: a relative PATH entry would find
-    # a program committed there.
-    path = [p for p in env.get("PATH", os.defpath).split(os.pathsep) if os.path.isabs(p)]
-    env.update(
-        PATH=os.pathsep.join(path),
+#: What a clone or ls-remote also needs to reach a remote: the proxy, the CA bundle and
+#: the user's ssh agent. Read-only commands get none of them (no transport is allowed).
+NETWORK_NAMES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY",
+                 "all_proxy", "NO_PROXY", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR",
+                 "SSH_AUTH_SOCK")
+
+
+def git_env(*, network: bool = False) -> dict[str, str]:
+    """Environment for git from an allowlist: no prompts, no system config, safe transports.
+
+    Nothing else is inherited: git runs helpers the repository's config may influence, so
+    the model key, the action's token and its inputs never reach it; relative PATH
+    entries are dropped (``child.absolute_path``).
+    """
+    # XDG_CONFIG_HOME: where the user's own git config may live (as HOME, in BASIC_NAMES).
+    return child_env(
+        ("XDG_CONFIG_HOME", *(NETWORK_NAMES if network else ())),
         GIT_TERMINAL_PROMPT="0",
         GIT_CONFIG_NOSYSTEM="1",
         GIT_ASKPASS="echo",
@@ -79,7 +88,6 @@ def git_env() -> dict[str, str]:
         GIT_PAGER="cat",
         PAGER="cat",
     )
-    return env
 
 
 #: What a read-only command runs under besides ``git_env``: a partial clone fetches a
@@ -90,6 +98,10 @@ def git_env() -> dict[str, str]:
 #: a read returns.
 NO_FETCH_ENV = {"GIT_NO_LAZY_FETCH": "1", "GIT_ALLOW_PROTOCOL": "none",
                 "GIT_NO_REPLACE_OBJECTS": "1"}
+#: Most a read-only command may print. A commit message or a blob is the repository
+#: author's to size (a 219 KB pack can hold gigabytes of subject lines): past this git is
+#: killed and the read fails with the reason, never cut short and taken as complete.
+MAX_OUTPUT_BYTES = 32 << 20
 
 
 def pinned_options(root: Path | None = None, *, keep: frozenset[str] = frozenset()) -> list[str]:
@@ -180,27 +192,33 @@ def git_command(root: Path, *args: str) -> list[str] | None:
     return [*cmd, "-C", str(resolved), sub, *_FORCED_FLAGS.get(sub, ()), *rest]
 
 
-def git_bytes(root: Path, *args: str, timeout: float = 30.0) -> bytes | None:
-    """Run a read-only git command in ``root``; its raw output, None when git fails or is missing.
+def git_bytes(root: Path, *args: str, timeout: float = 30.0,
+              max_bytes: int | None = None) -> bytes | None:
+    """Run a read-only git command in ``root``; its raw output, None when git fails, is
+    missing or passes the deadline.
 
-    Raises WorkspaceError only for a sub-command or argument that is never allowed
-    (a programming error, not something the audited repository can cause).
+    Raises WorkspaceError for output over ``max_bytes`` (default MAX_OUTPUT_BYTES): the
+    audit must say it could not read it, not go on with part of it. Also for a sub-command
+    or argument that is never allowed (a programming error, not the repository's doing).
     """
     cmd = git_command(root, *args)
     if cmd is None:
         return None
+    cap = MAX_OUTPUT_BYTES if max_bytes is None else max_bytes
     try:
-        out = subprocess.run(cmd, capture_output=True, timeout=timeout,
-                             env={**git_env(), **NO_FETCH_ENV}, stdin=subprocess.DEVNULL,
-                             check=False)
-    except (OSError, subprocess.TimeoutExpired):
+        done = run(cmd, {**git_env(), **NO_FETCH_ENV}, timeout=timeout, max_bytes=cap)
+    except OSError:
         return None
-    if out.returncode != 0:
+    if done.stopped == "output":
+        raise WorkspaceError(f"git {args[0]} printed more than {cap / 1e6:g} MB, the cap; "
+                             "it was stopped and nothing it printed was used")
+    if done.stopped is not None or done.returncode != 0:
         return None
-    return out.stdout
+    return done.output
 
 
-def run_git(root: Path, *args: str, timeout: float = 30.0) -> str | None:
+def run_git(root: Path, *args: str, timeout: float = 30.0,
+            max_bytes: int | None = None) -> str | None:
     """``git_bytes`` as text (undecodable bytes replaced); None when git fails or is missing."""
-    out = git_bytes(root, *args, timeout=timeout)
+    out = git_bytes(root, *args, timeout=timeout, max_bytes=max_bytes)
     return None if out is None else out.decode("utf-8", errors="replace")

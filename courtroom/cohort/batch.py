@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from courtroom.child import start_forkserver
 from courtroom.cohort.keys import (
     KEY_FILE,
     batch_key,
@@ -140,6 +141,7 @@ def _executor(mode: Mode, workers: int) -> Executor:
     # No max_tasks_per_child: on Python 3.11 recycling workers can hang the pool for good
     # (observed here with 50 submissions: the pool never replaced its retired workers);
     # bench/cohort.py shows the workers' memory stays flat without it.
+    start_forkserver()  # not from the caller's directory: it may hold a hostile package
     return ProcessPoolExecutor(
         max_workers=workers, mp_context=multiprocessing.get_context("forkserver")
     )

@@ -10,41 +10,34 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import subprocess
 from functools import lru_cache
 from pathlib import Path
 
+from courtroom.child import run
 from courtroom.cohort.manifest import is_url
 from courtroom.config import AuditConfig
-from courtroom.git import run_git
+from courtroom.git import git_env, run_git
 from courtroom.rubric import load_rubric
 
 KEY_FILE = "batch-key.json"
 #: How long a commit lookup may take; a slow remote only costs the resume shortcut.
 LOOKUP_TIMEOUT = 30.0
+#: Most ``ls-remote`` may print: one line is asked for.
+LOOKUP_BYTES = 1 << 20
 
 
 def _git(args: list[str], timeout: float) -> str | None:
+    """``git args`` (a network command) through the one child launcher; None on failure."""
+    # Never prompt for credentials (a private repo must fail, not hang the batch), and only
+    # plain transports: a manifest must not reach git's ext:: helpers.
+    env = {**git_env(network=True), "GIT_ALLOW_PROTOCOL": "https:http:ssh:git:file"}
     try:
-        out = subprocess.run(
-            ["git", *args],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-            env={
-                **os.environ,
-                # Never prompt for credentials: a private repo must fail, not hang the batch.
-                "GIT_TERMINAL_PROMPT": "0",
-                # Only plain transports: a manifest must not reach git's ext:: helpers.
-                "GIT_ALLOW_PROTOCOL": "https:http:ssh:git:file",
-            },
-        )
-    except (OSError, subprocess.SubprocessError):
+        done = run(["git", *args], env, timeout=timeout, max_bytes=LOOKUP_BYTES)
+    except OSError:
         return None
-    return out.stdout.strip() if out.returncode == 0 else None
+    ok = done.stopped is None and done.returncode == 0
+    return done.output.decode("utf-8", "replace").strip() if ok else None
 
 
 def current_commit(repo: str, timeout: float = LOOKUP_TIMEOUT) -> str | None:

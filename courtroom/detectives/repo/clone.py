@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import tempfile
 import time
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import IO
 from urllib.parse import urlsplit
 
+from courtroom.child import kill_group, spawn
 from courtroom.errors import TargetError, WorkspaceError
 from courtroom.git import git_env, pinned_options
 
@@ -80,21 +80,11 @@ def tree_bytes(root: Path) -> int:
     return total
 
 
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    """Kill the clone and every helper it started (they share its process group)."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    proc.wait()
-
-
 def _run_capped(cmd: list[str], dest: Path, errfile: IO[bytes], url: str, *,
                 timeout: float, max_bytes: int) -> int:
     """Run git, killing its process group past the timeout or the size cap."""
     try:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=errfile, env=git_env(), start_new_session=True)
+        proc = spawn(cmd, git_env(network=True), stdout=subprocess.DEVNULL, stderr=errfile)
     except OSError as exc:
         raise WorkspaceError(
             f"cannot run git to clone {display_name(url)}: {exc.strerror}") from exc
@@ -116,7 +106,7 @@ def _run_capped(cmd: list[str], dest: Path, errfile: IO[bytes], url: str, *,
     finally:
         # Also on an interrupt: no git-remote-* child may outlive the audit.
         if proc.poll() is None:
-            _kill_group(proc)
+            kill_group(proc)
 
 
 def failure_reason(stderr: bytes, code: int, dest: Path) -> str:
@@ -134,6 +124,7 @@ def failure_reason(stderr: bytes, code: int, dest: Path) -> str:
 
 def clone(url: str, dest: Path, *, timeout: float, max_bytes: int = MAX_CLONE_BYTES) -> None:
     """Clone ``url`` into ``dest`` with hooks off, no submodules, a timeout and a size cap."""
+    dest = dest.absolute()  # git starts in a directory of its own (courtroom.child)
     # A new clone has no repository config yet: the user's own credential helper (for a
     # private repository) is the one setting worth keeping.
     cmd = ["git", *pinned_options(keep=frozenset({"credential.helper"})), "clone", "--quiet",

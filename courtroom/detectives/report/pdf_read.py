@@ -9,16 +9,14 @@ A page that breaks the limits costs that page only: the pages around it are stil
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from courtroom.child import child_env, python_file, run
 from courtroom.detectives.report import pdf_worker
 
 MAX_PAGES = 60
@@ -27,6 +25,9 @@ MAX_PDF_BYTES = 60_000_000
 PDF_SECONDS = 45.0
 #: Address space of the parsing process.
 PDF_MEMORY_BYTES = 768 << 20
+#: Most the worker may print (its pages are bounded well below this); past it, it is
+#: stopped like any other limit.
+MAX_OUTPUT_BYTES = 64 << 20
 
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom
 
@@ -79,26 +80,22 @@ def _page(record: dict[str, Any]) -> PageData:
 
 def _child(path: Path, first: int, seconds: float) -> tuple[list[dict[str, Any]], str | None]:
     """Run the worker from page ``first``; its records, and which limit stopped it (if any)."""
+    limit: str | None
     # Run as a file, not ``-m``: importing the package would load every detective (and
-    # their libraries) before the limits are set. -P: nothing is imported from the cwd.
-    cmd = [sys.executable, "-P", pdf_worker.__file__, str(path), str(first), str(MAX_PAGES),
-           f"{seconds:.1f}", str(PDF_MEMORY_BYTES)]
+    # their libraries) before the limits are set. Isolated (-I), outside the tree, without
+    # secrets: nothing is imported from the tree, whatever it plants; the path is absolute
+    # because the worker starts elsewhere.
+    cmd = python_file(pdf_worker.__file__, str(path.absolute()), str(first), str(MAX_PAGES),
+                      f"{seconds:.1f}", str(PDF_MEMORY_BYTES))
     try:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, start_new_session=True)
+        done = run(cmd, child_env(), timeout=seconds, max_bytes=MAX_OUTPUT_BYTES)
     except OSError as exc:
         return [{"problem": f"the PDF parser could not be started ({exc.strerror})"}], None
-    limit = None
-    try:
-        out, _ = proc.communicate(timeout=seconds)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, _ = proc.communicate()
-        limit = "time"
-    if limit is None and proc.returncode != 0:
-        cpu = proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL)
-        limit = "time" if cpu else "memory" if proc.returncode in (
-            pdf_worker.EXIT_MEMORY, -signal.SIGABRT, -signal.SIGSEGV) else f"exit {proc.returncode}"
+    out, limit = done.output, done.stopped
+    if limit is None and done.returncode != 0:
+        cpu = done.returncode in (-signal.SIGXCPU, -signal.SIGKILL)
+        limit = "time" if cpu else "memory" if done.returncode in (
+            pdf_worker.EXIT_MEMORY, -signal.SIGABRT, -signal.SIGSEGV) else f"exit {done.returncode}"
     records = []
     for line in out.decode("utf-8", "replace").splitlines():
         try:

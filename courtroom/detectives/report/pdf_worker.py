@@ -1,6 +1,6 @@
 """Parse a PDF in a child process under hard CPU and memory limits, one page per line.
 
-Run as ``python -P pdf_worker.py PATH FIRST LAST SECONDS BYTES`` (a file of its own that
+Run as ``python -I pdf_worker.py PATH FIRST LAST SECONDS BYTES`` (a file of its own that
 imports nothing from Courtroom).
 The limits are set before any PDF library is imported, so a bomb (millions of operators
 in a small compressed stream) ends this process, never the audit. Each page is printed as

@@ -22,6 +22,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from courtroom.child import child_env, python_module, spawn
+
 with warnings.catch_warnings():
     # stevedore (bandit's plugin loader) warns about its own deprecated argument on import.
     warnings.simplefilter("ignore", DeprecationWarning)
@@ -124,9 +126,13 @@ def start_scan(files: list[tuple[str, bytes]]) -> Callable[[], ScanResult]:
     """
     if sum(len(d) for _, d in files) < PARALLEL_BYTES:
         return lambda: scan_all(files)
-    child = subprocess.Popen(  # our own module: no program from the audited repository
-        [sys.executable, "-m", "courtroom.detectives.security.scanner"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        # Isolated, outside the tree, without secrets: the tree may plant a package named
+        # like ours (or bandit's) and would otherwise be imported instead.
+        child = spawn(python_module("courtroom.detectives.security.scanner"), child_env(),
+                      stdin=subprocess.PIPE)
+    except OSError:
+        return lambda: scan_all(files)
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bandit")
     pending = pool.submit(_exchange, child, files)
     pool.shutdown(wait=False)  # the thread ends with the child's output

@@ -4,6 +4,7 @@ item 4). The bombs are generated here: tens of KB on disk, millions of operators
 from __future__ import annotations
 
 import resource
+import sys
 import time
 from pathlib import Path
 
@@ -106,6 +107,6 @@ def test_a_bomb_is_recorded_in_errors_and_the_audit_goes_on(
 
 def test_a_parser_that_cannot_start_is_a_problem_not_a_crash(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pdf_read.sys, "executable", str(tmp_path / "no-python"))
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-python"))
     pdf = load_pdf(make_pdf(tmp_path / "r.pdf", ["Some text."]), "r.pdf")
     assert pdf.problem is not None and pdf.problem.startswith("the PDF parser could not be")
