@@ -50,7 +50,7 @@ REPEAT_LIMIT = 3
 NO_REMEDIATION = "No remediation proposed."
 #: A fix is placed when it names a file line, a commit or a PDF page (or, with no report
 #: given, the `--pdf` input that supplies it).
-PLACED = re.compile(r"`--pdf`|`[^`\n]+:\d+`|\bcommit [0-9a-f]{7,40}\b|\b(?:PDF page|pdf:page) \d+")
+PLACED = re.compile(r"--pdf\b|`[^`\n]+:\d+`|\bcommit [0-9a-f]{7,40}\b|\b(?:PDF page|pdf:page) \d+")
 
 
 def half(name: str) -> str:

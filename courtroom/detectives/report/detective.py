@@ -76,13 +76,18 @@ def _concepts(case: Case, pdf: PdfData) -> list[Evidence]:
     """One fact per rubric concept: explained, partly explained, only named, or absent."""
     out = []
     tags = (PDF, "concepts")
-    for f in analyse(pdf, rubric_concepts(_dimensions(case)), case.workspace):
+    found = analyse(pdf, rubric_concepts(_dimensions(case)), case.workspace)
+    # An absent concept belongs beside those the report does explain: that page is the fix's.
+    home = next((f.page for f in found if f.level == "explained" and f.page),
+                next((f.page for f in found if f.level != "absent" and f.page), 1))
+    for f in found:
         goal = f"Concept '{f.concept}' explained in the report"
         if f.level == "absent":
-            out.append(make(NAME, goal, False, "pdf", f"'{f.concept}' is neither named nor "
-                            f"explained in other words in {len(pdf.pages)} pages. Fix: explain "
-                            f"how the code implements {f.concept}, naming the files that do it.",
-                            0.85, (*tags, "missing"), direction="adverse"))
+            out.append(make(NAME, goal, False, f"pdf:page {home}", f"'{f.concept}' is neither "
+                            f"named nor explained in other words in {len(pdf.pages)} pages. "
+                            f"Fix: on page {home}, beside the concepts the report explains, "
+                            f"explain how the code implements {f.concept}, naming the files "
+                            "that do it.", 0.85, (*tags, "missing"), direction="adverse"))
             continue
         where = f"pdf:page {f.page}"
         pages = ", ".join(str(p) for p in f.pages) or "none"

@@ -10,7 +10,7 @@ from builders import make_pdf
 from courtroom.detectives.report.detective import report
 from courtroom.detectives.report.diagrams import diagrams
 from detectives.conftest import OpenCase, by_goal
-from detectives.pdf_builders import FOUR, path_pages, with_rubric
+from detectives.pdf_builders import FOUR, paraphrase_pages, path_pages, with_rubric
 from detectives.submissions import (
     buzzword_pdf,
     exemplary_submission,
@@ -180,3 +180,16 @@ def test_hostile_pdf_text_is_clipped(tmp_path: Path, open_case: OpenCase) -> Non
     pdf = make_pdf(tmp_path / "h.pdf", [hostile + "\nMetacognition is great."])
     ev = report(open_case(exemplary_submission(tmp_path / "r"), pdf))
     assert all(len(e.content or "") < 2000 for e in ev)
+
+
+def test_an_absent_concept_is_placed_beside_the_explained_ones(tmp_path: Path,
+                                                               open_case: OpenCase) -> None:
+    pages = paraphrase_pages()
+    pdf = make_pdf(tmp_path / "r.pdf", ["Title page.", pages[0], pages[2]])
+    ev = report(with_rubric(open_case(exemplary_submission(tmp_path / "a"), pdf), FOUR))
+    absent = [e for e in by_goal(ev, "Concept '") if not e.found and "missing" in e.tags]
+    explained = [e for e in by_goal(ev, "Concept '") if e.found]
+    assert absent and explained
+    for item in absent:
+        assert item.location.startswith("pdf:page ") and item.location != "pdf"
+        assert f"on page {item.location.split()[-1]}" in item.rationale
