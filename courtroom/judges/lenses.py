@@ -31,6 +31,7 @@ from courtroom.judges.facts import (
     ids,
     implied_keyword,
     place,
+    spot,
 )
 from courtroom.models import NO_EVIDENCE, JudgeName
 from courtroom.rubric import Dimension
@@ -84,8 +85,12 @@ def _unproven_fix(dim: Dimension, f: Facts) -> str:
         return (f"The PDF report could not be read ({one_line(absent.content or '', 90)}), so "
                 f"{dim.name} could not be judged: provide a text PDF that opens without a "
                 "password.")
-    return (f"Nothing in {_where(dim)} could be judged for {dim.name}; make it show what the "
-            f"detectives look for: {first_sentence(dim.forensic_instruction, 140)}.")
+    # A fact that was read but decides nothing still says where to look: name its place.
+    seen = next((e for e in f.items if e.found and place(e.location) != "the repository"
+                 and e.location.lower() != "pdf"), None)
+    at = f"at {spot(seen.location)} ({one_line(seen.goal, 60)}), " if seen else ""
+    return (f"Nothing in {_where(dim)} could be judged for {dim.name}; {at}make it show what "
+            f"the detectives look for: {first_sentence(dim.forensic_instruction, 140)}.")
 
 
 def prosecutor(dim: Dimension, f: Facts) -> Fields:

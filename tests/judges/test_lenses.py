@@ -41,3 +41,11 @@ def test_a_discredited_report_scores_two_at_most() -> None:
                rationale="3 of 4 claims are contradicted. Fix: correct each on its page.")
     facts = Facts((*PATTERNS, false))
     assert all(lens(dimension(), facts)["score"] <= 2 for lens in BY_PERSONA.values())
+
+
+def test_an_unproven_criterion_names_where_its_facts_were_read() -> None:
+    seen = ev("Diagram image in the report", location="pdf:page 4", tags=("diagram",),
+              direction="context")
+    for lens in BY_PERSONA.values():
+        fix = lens(dimension(), Facts((seen,)))["remediation"]
+        assert "PDF page 4" in fix and "Diagram image" in fix
