@@ -50,7 +50,8 @@ def _settings(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rubric", type=Path, metavar="PATH",
                    help="rubric JSON (default: the config file's, else the bundled rubric)")
     p.add_argument("--config", type=Path, metavar="FILE",
-                   help="settings file to use instead of the target's .github/courtroom.yml")
+                   help="settings file to use instead of the target's .github/courtroom.yml; "
+                        "'none': ignore that file (grading someone else's repository)")
     p.add_argument("--judges", choices=list(JUDGE_KINDS),
                    help="judge bench (default: anthropic when ANTHROPIC_API_KEY is set)")
     p.add_argument("--provider", choices=list(PROVIDERS),
