@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO, cast
 
@@ -29,13 +29,15 @@ from typing import Any, TextIO, cast
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 #: Every character some reader takes for the end of a line.
 LINE_BREAK = re.compile(r"[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
-#: A line that opens a workflow command: ``::`` after whitespace (the runner trims it) or
-#: invisible characters a terminal or a log viewer would not show.
-_COMMAND_OPENING = re.compile(r"^([\s\x00-\x1f\x7f\u200b-\u200f\u2060\ufeff]*):(?=:)")
+#: What may come before a command's ``::``: whitespace (the runner trims it) and
+#: characters a terminal or a log viewer would not show.
+_BLANK = r"[\s\x00-\x1f\x7f\u200b-\u200f\u2060\ufeff]*"
+_COMMAND_OPENING = re.compile(rf"^({_BLANK}):(?=:)")
+#: The start of a line that may still become a command opening.
+_UNDECIDED = re.compile(rf"{_BLANK}:?")
 _LEGACY = "##["
 SAFE_COLON = "\uff1a"  # full-width colon
 SAFE_LEGACY = "##\uff3b"  # ## and a full-width left bracket
-_UNDECIDED = re.compile(r"[\s\x00-\x1f\x7f\u200b-\u200f\u2060\ufeff]*:?")
 _BREAKS = re.compile(r"\r\n?|\n")
 
 
@@ -109,7 +111,7 @@ class InertWriter:
     def flush(self) -> None:
         self.underlying.flush()
 
-    def writelines(self, lines: Iterator[str] | list[str]) -> None:
+    def writelines(self, lines: Iterable[str]) -> None:
         for line in lines:
             self.write(line)
 
