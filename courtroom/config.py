@@ -21,6 +21,7 @@ from courtroom.models import (
     CriterionResult,
     JudgeKind,
     Provider,
+    SettingsSource,
 )
 from courtroom.rubric import default_rubric_path
 from courtroom.tree_paths import matcher
@@ -74,6 +75,8 @@ class AuditConfig(BaseModel):
     fail_closed: tuple[str, ...] = ()
     #: setting -> where its value came from ("flag", a config file, "default").
     sources: dict[str, str] = Field(default_factory=dict)
+    #: Which settings the audited repository's own files decided (recorded in the verdict).
+    settings_source: SettingsSource | None = None
     display_name: str | None = Field(default=None, description="Name shown for the target.")
     commit: str | None = Field(default=None, description="Commit to report (e.g. a PR head).")
 

@@ -275,6 +275,22 @@ class Usage(BaseModel):
     over_budget: list[str] = Field(default_factory=list)
 
 
+ConfigOrigin = Literal["tree", "base", "operator", "ignored", "absent"]
+RubricOrigin = Literal["bundled", "operator", "tree", "base"]
+
+
+class SettingsSource(BaseModel):
+    """Which settings the audited repository chose for itself: its config file and a rubric
+    inside it are its author's, so whoever grades it must see when they set the measure."""
+
+    #: The config file applied: the audited tree's ("tree"), a pull request base's ("base"),
+    #: the operator's --config FILE, none (--config none: "ignored"), or it has none.
+    config: ConfigOrigin
+    rubric: RubricOrigin
+    #: The config keys (``rubric``, ``gate``...) whose value the repository's file decided.
+    from_tree: list[str] = Field(default_factory=list)
+
+
 class Verdict(BaseModel):
     """The whole machine-readable verdict (``verdict.json``)."""
 
@@ -290,6 +306,7 @@ class Verdict(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     #: The effective settings the audit ran with and where each came from (no secrets).
     settings: dict[str, object] = Field(default_factory=dict)
+    settings_source: SettingsSource | None = None  # None: a verdict from before it was kept
     security: SecurityReport | None = Field(
         default=None, description="The security scan: coverage, counts, every finding.")
     integrity: dict[str, object] | None = None

@@ -242,6 +242,7 @@ def _conclude(
         usage=judged.usage,
         settings={**config.settings_record(),
                   SYNTHESIS: rubric.parameters.model_dump(mode="json")},
+        settings_source=config.settings_source,
         security=security_report(case.workspace),
     )
 

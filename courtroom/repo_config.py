@@ -22,6 +22,7 @@ import yaml
 from courtroom.errors import ConfigError
 from courtroom.models import CONCURRENCY_RANGE, JUDGE_KINDS, PROVIDERS
 from courtroom.tree_paths import glob_problem, inside_tree
+from courtroom.untrusted import LINE_BREAK
 
 #: Where the audited repository keeps its settings (relative to its root).
 TREE_FILE = ".github/courtroom.yml"
@@ -72,7 +73,7 @@ def _choice(*allowed: str) -> Callable[[Any], str]:
 def _text(value: Any) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > 300:
         raise ValueError(f"must be a non-empty string, got {value!r}")
-    if "\x00" in value or "\n" in value:
+    if "\x00" in value or LINE_BREAK.search(value):
         raise ValueError("must be one line")
     return value.strip()
 
@@ -134,6 +135,8 @@ def parse(text: str, source: str) -> dict[str, Any]:
         where = f"line {mark.line + 1}: " if mark is not None else ""
         problem = getattr(exc, "problem", None) or "cannot be parsed"
         raise ConfigError(f"{source}: {where}not valid YAML: {problem}") from exc
+    except RecursionError as exc:  # a few KiB of brackets nest past Python's stack
+        raise ConfigError(f"{source}: not valid YAML: nested too deeply") from exc
     if data is None:
         return {}
     if not isinstance(data, dict):

@@ -157,6 +157,8 @@ def parse_rubric(text: str, source: str = "<rubric>") -> Rubric:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RubricError(f"{source}: invalid JSON at line {exc.lineno}: {exc.msg}") from exc
+    except RecursionError as exc:  # arrays nested past the decoder's stack
+        raise RubricError(f"{source}: invalid JSON: nested too deeply") from exc
     if not isinstance(data, dict):
         raise RubricError(f"{source}: top level must be a JSON object")
     try:

@@ -29,6 +29,7 @@ from pydantic import ValidationError
 from courtroom.base_config import ChosenFile, PullBase, base_rubric, pull_file
 from courtroom.config import AuditConfig, choose_judges, user_cache_dir
 from courtroom.errors import ConfigError
+from courtroom.models import ConfigOrigin, RubricOrigin, SettingsSource
 from courtroom.repo_config import (
     KEYS,
     MEASURE,
@@ -39,13 +40,16 @@ from courtroom.repo_config import (
 )
 from courtroom.rubric import default_rubric_path, load_rubric
 from courtroom.tree_paths import GLOB_CHARS, PdfLookup, find_pdf, glob_in_tree, inside_tree
+from courtroom.untrusted import log_line
 
+#: ``--config none``: grade the tree by the operator's flags alone, ignoring its own file.
+NO_CONFIG = Path("none")
 #: AuditConfig field -> the file key users write.
 FILE_KEYS = {field: key for key, (field, _check) in KEYS.items()}
 
 
 def _say(line: str) -> None:
-    print(f"courtroom: {line}", file=sys.stderr)
+    print(f"courtroom: {log_line(line)}", file=sys.stderr)  # lines quote the tree's file
 
 
 def _merge(
@@ -185,7 +189,8 @@ def batch_fields(
     given: Mapping[str, Any], config_file: Path | None
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """A batch's shared settings: flags, then the operator's ``--config FILE`` (no tree file)."""
-    file = load_operator_file(config_file) if config_file is not None else None
+    operator = config_file is not None and config_file != NO_CONFIG
+    file = load_operator_file(config_file) if operator and config_file else None
     if file is not None and "pdf" in file.values:
         raise ConfigError(f"{file.source}: pdf: give each submission's PDF in the manifest")
     fields, sources = _merge(given, file)
@@ -208,6 +213,8 @@ def _repo_file(
     given: Mapping[str, Any],
 ) -> ChosenFile:
     """The config file that applies: the operator's, a pull request's base's, or the tree's."""
+    if config_file == NO_CONFIG:
+        return ChosenFile(None, f"{TREE_FILE} ignored (--config none)")
     if config_file is not None:
         operator = load_operator_file(config_file)
         return ChosenFile(operator, operator.source)
@@ -217,6 +224,23 @@ def _repo_file(
     if file is not None and trust_tree:
         file = FileSettings(file.source, file.values, trusted=True)
     return ChosenFile(file, TREE_FILE)
+
+
+def _provenance(chosen: ChosenFile, config_file: Path | None, pull: PullBase | None,
+                fields: Mapping[str, Any], root: Path) -> SettingsSource:
+    """Which settings the audited repository's own files decided, for the verdict."""
+    file, sources = chosen.file, fields["sources"]
+    config: ConfigOrigin = ("ignored" if config_file == NO_CONFIG else "operator" if config_file
+              else "absent" if file is None else "base" if pull else "tree")
+    rubric = Path(fields.get("rubric_path") or default_rubric_path())
+    where: RubricOrigin = ("bundled" if rubric == default_rubric_path()
+             else "base" if "base commit" in sources.get("rubric_path", "")
+             else "tree" if rubric.resolve().is_relative_to(root.resolve()) else "operator")
+    src = "" if file is None or config == "operator" else file.source
+    mine = {FILE_KEYS[key.removeprefix("tree_")] for key, value in sources.items()
+            if src and key.removeprefix("tree_") in FILE_KEYS
+            and (value == src or value.startswith(f"{src};") or value.endswith(f" {src}"))}
+    return SettingsSource(config=config, rubric=where, from_tree=sorted(mine))
 
 
 def effective_config(
@@ -235,12 +259,12 @@ def effective_config(
 
     ``given`` maps AuditConfig field names to what flags or action inputs set (None or
     absent: not set); it must hold ``target`` and ``out_dir``. ``config_file`` replaces
-    the tree's own file; ``trust_tree`` reads the tree's file as the operator's (e.g. a
-    push to the default branch); ``pull`` (an audit of a pull request) reads the file from
-    the base commit instead (see :mod:`courtroom.base_config`), and a rubric inside the
-    tree as the base has it, copied into ``scratch``. A flag's relative ``pdf``
-    is looked up from ``pdf_base`` first (the current folder), then inside the tree; a
-    missing PDF is said, not fatal.
+    the tree's own file (``NO_CONFIG``, ``--config none``: no file at all); ``trust_tree``
+    reads the tree's file as the operator's (e.g. a push to the default branch); ``pull``
+    (an audit of a pull request) reads the file from the base commit instead (see
+    :mod:`courtroom.base_config`), and a rubric inside the tree as the base has it, copied
+    into ``scratch``. A flag's relative ``pdf`` is looked up from ``pdf_base`` first (the
+    current folder), then inside the tree; a missing PDF is said, not fatal.
     """
     env = env if env is not None else {}
     chosen = _repo_file(root, config_file, trust_tree, pull, given)
@@ -263,6 +287,11 @@ def effective_config(
     _check_gate(fields, sources)
     _cache(fields, root, env)
     fields["sources"] = sources
+    fields["settings_source"] = _provenance(chosen, config_file, pull, fields, root)
+    return _validated(fields)
+
+
+def _validated(fields: dict[str, Any]) -> AuditConfig:
     try:
         return AuditConfig.model_validate(fields)
     except ValidationError as exc:

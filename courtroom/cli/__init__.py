@@ -17,6 +17,7 @@ from pathlib import Path
 from courtroom import __version__
 from courtroom.errors import EXIT_CRITICAL, EXIT_USAGE, CourtroomError, UsageError
 from courtroom.models import CONCURRENCY_RANGE, JUDGE_KINDS, PROVIDERS
+from courtroom.untrusted import inert_output, log_line
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,7 +50,8 @@ def _settings(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rubric", type=Path, metavar="PATH",
                    help="rubric JSON (default: the config file's, else the bundled rubric)")
     p.add_argument("--config", type=Path, metavar="FILE",
-                   help="settings file to use instead of the target's .github/courtroom.yml")
+                   help="settings file to use instead of the target's .github/courtroom.yml; "
+                        "'none': ignore that file (grading someone else's repository)")
     p.add_argument("--judges", choices=list(JUDGE_KINDS),
                    help="judge bench (default: anthropic when ANTHROPIC_API_KEY is set)")
     p.add_argument("--provider", choices=list(PROVIDERS),
@@ -140,12 +142,22 @@ def _handler(command: str) -> Callable[[argparse.Namespace], int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script; the only broad catch of the command line."""
+    """Entry point of the console script; the only broad catch of the command line.
+
+    Whatever is printed quotes the audited repository (its file names, its config, its
+    PDF): every line goes out defused, so a CI job running this command on someone else's
+    repository never takes a line of it for a workflow command (``courtroom.untrusted``).
+    """
+    with inert_output():
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return _handler(args.command)(args)
     except CourtroomError as exc:
-        print(f"courtroom: {exc}", file=sys.stderr)
+        print(f"courtroom: {log_line(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("courtroom: interrupted", file=sys.stderr)
@@ -153,7 +165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         if os.environ.get("COURTROOM_DEBUG"):
             raise
-        print(f"courtroom: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"courtroom: internal error: {type(exc).__name__}: {log_line(str(exc))}",
+              file=sys.stderr)
         return EXIT_CRITICAL
 
 

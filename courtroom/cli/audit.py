@@ -17,6 +17,7 @@ from courtroom.pipeline import Progress, audit
 from courtroom.render.files import check_folder
 from courtroom.settings import effective_config
 from courtroom.trace import Trace
+from courtroom.untrusted import log_line
 
 
 def given_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> dict[str, Any]:
@@ -145,6 +146,6 @@ def audit_command(args: argparse.Namespace) -> int:
         f"report {outcome.paths['report']}",
         file=sys.stderr,
     )
-    for error in verdict.errors:
-        print(f"courtroom: note: {error}", file=sys.stderr)
+    for error in verdict.errors:  # errors quote the submission: one line each
+        print(f"courtroom: note: {log_line(error)}", file=sys.stderr)
     return outcome.exit_code

@@ -26,6 +26,7 @@ from courtroom.errors import (
 )
 from courtroom.rubric import default_rubric_path
 from courtroom.settings import batch_fields
+from courtroom.untrusted import log_line
 
 if TYPE_CHECKING:
     pass
@@ -54,7 +55,7 @@ def status_line(status: BatchStatus) -> str:
             else ("resumed" if last.resumed else f"{last.overall_score:.2f} {last.conclusion}")
         )
         line += f" — {last.name}: {what}"
-    return line
+    return log_line(line)  # a failure quotes the submission: one line, no command in it
 
 
 class _Display:
@@ -84,7 +85,10 @@ class _Display:
         extra = f"{status.failed} failed · {status.remaining} left · eta {_clock(status.eta)}"
         self.bar.update(self.task, completed=status.done, total=status.total, extra=extra)
         if status.last is not None and status.last.status == "failed":
-            self.bar.console.print(f"[red]failed[/red] {status.last.name}: {status.last.failure}")
+            from rich.markup import escape  # rich is loaded for the bar already
+
+            said = escape(log_line(f"{status.last.name}: {status.last.failure}"))
+            self.bar.console.print(f"[red]failed[/red] {said}")
 
     def stop(self) -> None:
         if self.bar is not None:

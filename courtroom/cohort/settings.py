@@ -19,6 +19,7 @@ from courtroom.config import AuditConfig
 from courtroom.errors import ConfigError, TargetError
 from courtroom.models import JudgeKind
 from courtroom.tree_paths import find_pdf, inside_tree
+from courtroom.untrusted import log_line
 
 if TYPE_CHECKING:
     from courtroom.judges.base import Backend
@@ -84,7 +85,7 @@ def default_audit(config: AuditConfig, backend: Backend | None = None) -> AuditO
             lookup = find_pdf(pdf, base=None, root=root)
             if lookup.path is None:
                 shown = config.display_name or workspace.display
-                print(f"courtroom: {shown}: {lookup.missing(pdf)}", file=sys.stderr)
+                print(f"courtroom: {log_line(f'{shown}: {lookup.missing(pdf)}')}", file=sys.stderr)
             pdf = lookup.path or lookup.tried[-1]
         local = config.model_copy(
             update={

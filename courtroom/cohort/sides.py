@@ -130,6 +130,8 @@ def load_audit(path: Path) -> Audit:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise UsageError(f"{path}: not valid JSON: {exc}") from exc
+        except RecursionError as exc:  # a peer's file, nested past the decoder's stack
+            raise UsageError(f"{path}: not valid JSON: nested too deeply") from exc
         if not isinstance(data, dict) or not isinstance(data.get("criteria"), list):
             raise UsageError(f"{path}: not a verdict (no 'criteria' list)")
         return _verdict(path, data)

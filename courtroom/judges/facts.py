@@ -190,7 +190,9 @@ class Facts:
 
     @property
     def history(self) -> list[Evidence]:
-        return [e for e in self.supports if _HISTORY_TAGS.intersection(e.tags)]
+        """History facts that hold: one the detective weighed as a claim (its dates alone,
+        which the author sets) is no proof of iteration."""
+        return [e for e in self.solid if _HISTORY_TAGS.intersection(e.tags)]
 
     @property
     def broken(self) -> list[Evidence]:

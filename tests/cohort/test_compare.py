@@ -140,6 +140,8 @@ def test_unusable_inputs_are_usage_errors(tmp_path: Path) -> None:
         load_audit(_write(tmp_path, "x.json", '{"a": 1}'))
     with pytest.raises(UsageError, match="cannot read"):
         load_audit(tmp_path / "missing.md")
+    with pytest.raises(UsageError, match="nested too deeply"):
+        load_audit(_write(tmp_path, "deep.json", "[" * 30_000 + "]" * 30_000))
 
 
 def test_mentions() -> None:

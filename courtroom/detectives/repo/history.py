@@ -3,6 +3,13 @@
 Progression and bulk uploads are read from what each commit did (its size and the files
 it touched), not from what its message says: messages are hostile input, kept as clipped,
 single-line data for the listing only.
+
+What a clone can prove: the commits, their order and what each changed. What it cannot:
+when the work was done. Dates are whatever the committer's clock or environment said, and
+pushes leave no trace in a clone, so a history of forged dates reads as sessions and steps.
+The files weigh more: real building revisits its files (wiring, fixes), while a finished
+tree split into commits only ever adds new, whole files. When that shows, the facts read
+from dates alone are kept as weak claims, and the pattern itself is a charge.
 """
 
 from __future__ import annotations
@@ -10,20 +17,17 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass
 from pathlib import Path
 
 from courtroom.detectives.base import Case, detective
 from courtroom.detectives.common import REPO, make
-from courtroom.detectives.repo.workspace import run_git
+from courtroom.detectives.repo.history_log import MAX_COMMITS, CommitInfo, read_log
 from courtroom.git import git_dir
 from courtroom.models import Evidence
-from courtroom.untrusted import one_line
 
 NAME = "history"
 TAGS = (REPO, "git", "history")
-MAX_COMMITS = 2000
 #: A history whose whole span fits in this many minutes looks like one upload.
 BULK_MINUTES = 15
 #: A commit this soon after the previous one was not written in between.
@@ -41,7 +45,17 @@ MIN_LINES = 200
 LAYER_LINES = 20
 #: The tools layer must precede the orchestration layer by at least this long.
 STEP_MINUTES = 30
-SOURCE = (".py",)
+#: Commits changing source needed before "no commit revises an earlier file" means much.
+FINISHED_COMMITS = 8
+#: Share of those commits (the first excepted) revising an earlier source file, under
+#: which the history reads as finished files added one by one.
+REVISION_SHARE = 0.2
+#: Confidence of a fact read from commit dates alone once the files contradict the story:
+#: under ``judges.facts.WEAK``, so no lens takes it as proven.
+CLAIM_CONFIDENCE = 0.5
+#: The facts that rest on commit dates (timing, sessions, steps apart).
+DATED = ("Work spread over several sessions", "Code arrived in steps",
+         "Progression setup -> tools -> graph")
 
 #: Layers of an agent system, named by the files a commit touched (path words).
 LAYERS: dict[str, re.Pattern[str]] = {
@@ -50,51 +64,6 @@ LAYERS: dict[str, re.Pattern[str]] = {
                         r"|sandbox|forensic", re.I),
     "graph": re.compile(r"graph|workflow|orchestrat|judge|justice|chief|synthes|court", re.I),
 }
-
-
-@dataclass
-class CommitInfo:
-    """One commit as data: who, when, what it says, and what it added where."""
-
-    sha: str
-    author: str
-    when: datetime
-    parents: int
-    subject: str
-    added: dict[str, int] = field(default_factory=dict)  # source path -> lines added
-
-    @property
-    def lines(self) -> int:
-        return sum(self.added.values())
-
-
-def read_log(ws_root: Path, limit: int = MAX_COMMITS) -> list[CommitInfo] | None:
-    """Commits oldest first with their added source lines, or None when not a repository."""
-    raw = run_git(ws_root, "log", f"--max-count={limit}", "--no-color", "--date-order",
-                  "--numstat", "--no-renames", "--format=%x1e%H%x1f%an%x1f%aI%x1f%P%x1f%s",
-                  "HEAD", timeout=60)
-    if raw is None:
-        return None
-    commits: list[CommitInfo] = []
-    for record in raw.split("\x1e"):
-        head, _, stats = record.partition("\n")
-        fields = head.split("\x1f")
-        if len(fields) != 5:
-            continue
-        sha, author, date, parents, subject = fields
-        try:
-            when = datetime.fromisoformat(date)
-        except ValueError:
-            continue
-        commit = CommitInfo(sha, one_line(author, 60), when, len(parents.split()),
-                            one_line(subject, 160))
-        for line in stats.splitlines():
-            parts = line.split("\t")
-            if len(parts) == 3 and parts[0].isdigit() and parts[2].endswith(SOURCE):
-                commit.added[parts[2]] = commit.added.get(parts[2], 0) + int(parts[0])
-        commits.append(commit)
-    commits.reverse()
-    return commits
 
 
 @dataclass(frozen=True)
@@ -197,6 +166,53 @@ def _progression_fact(commits: list[CommitInfo], head: str) -> Evidence:
                 "the graph that uses them.", 0.7, TAGS, content=stages, direction="adverse")
 
 
+def revisions(commits: list[CommitInfo]) -> tuple[int, int]:
+    """(work commits changing source, how many of them change a file an earlier one wrote)."""
+    seen: set[str] = set()
+    building = revising = 0
+    for c in commits:
+        touched = set(c.added)  # numstat lists every changed file, deletions included
+        if c.parents > 1 or not touched:
+            continue
+        building += 1
+        revising += bool(touched & seen)
+        seen |= touched
+    return building, revising
+
+
+def _finished_fact(commits: list[CommitInfo], head: str) -> Evidence | None:
+    """A charge when every commit adds whole new files and almost none revises one."""
+    building, revising = revisions(commits)
+    total = sum(c.lines for c in commits if c.parents <= 1)
+    if building < FINISHED_COMMITS or total < MIN_LINES:
+        return None
+    if revising >= REVISION_SHARE * (building - 1):
+        return None
+    return make(NAME, "Commits only add finished files (earlier files never revised)", True,
+                head, f"{building} commits change source and {revising} of them revise a file "
+                "an earlier commit wrote: each adds new files, whole and consistent with the "
+                "rest. Building a system revisits its files (wiring, fixes), so this reads as "
+                "a finished tree split into commits; its dates are the author's to set. Fix: "
+                "commit the work as it is done, including the edits to earlier parts.", 0.7,
+                TAGS, direction="adverse")
+
+
+def _as_claim(item: Evidence) -> Evidence:
+    """A fact read from dates alone, once the files contradict it: kept, as a weak claim."""
+    return make(NAME, item.goal, item.found, item.location, f"{item.rationale} (Read from "
+                "commit dates alone, which the files do not bear out: a claim.)",
+                min(item.confidence, CLAIM_CONFIDENCE), item.tags, item.content,
+                item.direction)
+
+
+def _dates_are_claims(head: str) -> Evidence:
+    return make(NAME, "Commit dates are the author's claims", True, head,
+                "Every date above is what the committer's clock or environment said: a clone "
+                "shows no push times, so the dates show an order the author chose, not when "
+                "the work was done. What each commit changed weighs more than when.", 0.95,
+                TAGS)
+
+
 def _count(commits: list[CommitInfo]) -> str:
     """The commit count, saying so when the log was cut at MAX_COMMITS."""
     if len(commits) >= MAX_COMMITS:
@@ -251,6 +267,9 @@ def history(case: Case) -> list[Evidence]:
         out.append(make(NAME, "Work spread over several sessions", True, head,
                         f"Commits on {days} day(s) over {span_min / 60:.1f} hours.", 0.8, TAGS,
                         direction="supports"))
-    out.append(_bulk_fact(commits, head))
-    out.append(_progression_fact(commits, head))
-    return out
+    out += [_bulk_fact(commits, head), _progression_fact(commits, head), _dates_are_claims(head)]
+    finished = _finished_fact(commits, head)
+    if finished is None:
+        return out
+    return [_as_claim(e) if e.goal.startswith(DATED) and e.direction == "supports" else e
+            for e in out] + [finished]

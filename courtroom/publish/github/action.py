@@ -58,6 +58,7 @@ from courtroom.render.files import check_folder
 from courtroom.render.markdown import render_summary
 from courtroom.render.state import PreviousAudit, cache_seeds, trusted_state
 from courtroom.render.text import neutralise
+from courtroom.untrusted import inert_output
 
 PublisherFactory = Callable[[ActionConfig], PublishTarget]
 
@@ -271,15 +272,20 @@ def publisher_from_config(config: ActionConfig) -> Publisher:
 
 
 def main(env: Mapping[str, str] | None = None) -> int:
-    """Entry point of the Docker action; with ``_run``, the only place that catches broadly."""
-    try:
-        config = config_from_env(os.environ if env is None else env)
-        verdict = config.workspace / config.verdict if config.verdict else None
-        runner = replay_runner(verdict, config.signing_key) if verdict else None
-        return action(config, publisher_from_config, runner or pipeline_runner)
-    except CourtroomError as exc:
-        print(f"::error::{escape_data(f'courtroom: {exc}')}")
-        return exc.exit_code
-    except Exception as exc:  # last line of defence: one line, no traceback
-        print(f"::error::{escape_data(f'courtroom: unexpected {type(exc).__name__}: {exc}')}")
-        return EXIT_CRITICAL
+    """Entry point of the Docker action; with ``_run``, the only place that catches broadly.
+
+    stdout carries only the workflow commands built here and in ``publish`` (data escaped
+    with ``escape_data``); stderr, the log, quotes the submission, so it is defused.
+    """
+    with inert_output(stdout=False):
+        try:
+            config = config_from_env(os.environ if env is None else env)
+            verdict = config.workspace / config.verdict if config.verdict else None
+            runner = replay_runner(verdict, config.signing_key) if verdict else None
+            return action(config, publisher_from_config, runner or pipeline_runner)
+        except CourtroomError as exc:
+            print(f"::error::{escape_data(f'courtroom: {exc}')}")
+            return exc.exit_code
+        except Exception as exc:  # last line of defence: one line, no traceback
+            print(f"::error::{escape_data(f'courtroom: unexpected {type(exc).__name__}: {exc}')}")
+            return EXIT_CRITICAL

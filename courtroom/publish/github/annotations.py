@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from courtroom.models import SECURITY_TAG, Verdict
 from courtroom.publish.protocol import Annotation
 from courtroom.render.text import md_line
+from courtroom.untrusted import defuse
 
 _LOCATION = re.compile(
     r"^(?P<path>[^\s:]+\.[^\s:/]+|[^\s:]+/[^\s:]+):(?P<line>\d+)(?:-(?P<end>\d+))?$"
@@ -97,8 +98,13 @@ def batches(items: list[Annotation], size: int = 50) -> Iterator[list[Annotation
 
 
 def escape_data(text: str) -> str:
-    """Escape a workflow-command message (GitHub's rules: %, CR, LF)."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Escape a workflow-command message (GitHub's rules: %, CR, LF).
+
+    ``##[`` is defused too: the runner's legacy parser looks for it anywhere in a line, and
+    no escape of GitHub's covers it (``courtroom.untrusted.defuse``).
+    """
+    escaped = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return defuse(escaped, opening=False)
 
 
 def escape_property(text: str) -> str:

@@ -47,6 +47,14 @@ def test_workflow_commands_are_escaped() -> None:
     assert len(many) == 51 and many[-1].startswith("::notice::")
 
 
+def test_a_hostile_file_name_cannot_forge_a_legacy_command_in_ours() -> None:
+    assert escape_data("x ##[add-mask]y") == "x ##\uff3badd-mask]y"
+    hostile = Annotation("##[error]x.py", 1, 1, "failure", "t ##[set-output name=a]b", "m\n::x")
+    line = workflow_command(hostile)
+    assert "##[" not in line and "\n" not in line and line.endswith("::m%0A::x")
+    assert line.startswith("::error file=##\uff3berror]x.py,line=1,")
+
+
 def test_annotation_text_mentions_no_one_and_hides_nothing() -> None:
     assert plain("ping @octocat and\n@org/team\u202e\x1b[31m") == (
         "ping \uff20octocat and \uff20org/team[31m"
