@@ -37,18 +37,6 @@ Direction = Literal["supports", "adverse", "context"]
 #: Tag of a confirmed security finding: it caps the criterion's score (DESIGN §4 rule 4)
 #: and the court hears it. Unconfirmed findings carry "security_unconfirmed" instead.
 SECURITY_TAG = "security"
-#: An adverse fact showing the design cannot work as built (a node no run reaches, a join
-#: that runs twice, an LLM drafting the scores a rule should compute): whatever patterns are
-#: present, no lens scores the criterion above UNWORKABLE_CAP while it stands.
-UNWORKABLE_TAG = "unworkable"
-UNWORKABLE_CAP = 3
-#: An adverse fact saying several of a report's statements are false (claims the code
-#: contradicts, paths that do not exist): a misleading report scores no higher than
-#: MISLEADING_CAP, a discredited one (many, or a large share, false) than DISCREDITED_CAP.
-MISLEADING_TAG = "misleading"
-MISLEADING_CAP = 3
-DISCREDITED_TAG = "discredited"
-DISCREDITED_CAP = 2
 
 #: Sentinel a judge cites when nothing was found for the criterion; never penalised.
 NO_EVIDENCE = "NO_EVIDENCE"

@@ -13,6 +13,13 @@ IMAGES = "pdf_images"
 #: A fact saying the security scan did not cover every file it should have (a file that
 #: could not be listed, parsed or scanned). Its presence fails the gate closed.
 SCAN_INCOMPLETE = "scan_incomplete"
+#: Adverse facts that bound what a criterion may score, whatever else is present (the
+#: judges' caps are in courtroom.judges.facts): the design cannot work as built (a node no
+#: run reaches, a join that runs twice, a model drafting the scores a rule should compute);
+#: a report the code contradicts in several claims (misleading), or in many (discredited).
+UNWORKABLE = "unworkable"
+MISLEADING = "misleading"
+DISCREDITED = "discredited"
 
 def make(
     detective: str,

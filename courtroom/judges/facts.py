@@ -13,17 +13,8 @@ import re
 from dataclasses import dataclass
 
 from courtroom.chief_justice import keyword_in
-from courtroom.models import (
-    DISCREDITED_CAP,
-    DISCREDITED_TAG,
-    MISLEADING_CAP,
-    MISLEADING_TAG,
-    SECURITY_TAG,
-    UNWORKABLE_CAP,
-    UNWORKABLE_TAG,
-    Evidence,
-    location_path,
-)
+from courtroom.detectives.common import DISCREDITED, MISLEADING, UNWORKABLE
+from courtroom.models import SECURITY_TAG, Evidence, location_path
 from courtroom.rubric import DEFAULT_KEYWORDS
 from courtroom.untrusted import one_line
 
@@ -35,8 +26,9 @@ _SHA = re.compile(r"^[0-9a-f]{7,40}$")
 _PAGE = re.compile(r"^pdf:page\s*(\d+)", re.IGNORECASE)
 _HISTORY_TAGS = {"git", "history"}
 #: The highest score a lens may give while a found adverse fact carries the tag.
-_CAPS = {UNWORKABLE_TAG: UNWORKABLE_CAP, MISLEADING_TAG: MISLEADING_CAP,
-         DISCREDITED_TAG: DISCREDITED_CAP}
+#: A pattern that cannot work earns at most partial credit (3); a report with several false
+#: claims is misleading (3), one with many is discredited (2).
+_CAPS = {UNWORKABLE: 3, MISLEADING: 3, DISCREDITED: 2}
 _BROKEN_TAGS = {"parse_error"}
 #: Detectives end an adverse rationale with "Fix: <the change>" to say what would cure it.
 _FIX = re.compile(r"\bFix:\s*(?P<fix>.+)$", re.S)

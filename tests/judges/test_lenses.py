@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from courtroom.detectives.common import UNWORKABLE
 from courtroom.judges.facts import Facts
 from courtroom.judges.lenses import BY_PERSONA
-from courtroom.models import UNWORKABLE_CAP, UNWORKABLE_TAG
 
 from .conftest import dimension, ev
 
@@ -19,18 +19,18 @@ def test_without_an_unworkable_fact_the_patterns_score_high() -> None:
 
 def test_an_unworkable_fact_caps_every_lens() -> None:
     broken = ev("Nodes no run reaches", location="src/graph.py:40", confidence=0.75,
-                tags=("graph", UNWORKABLE_TAG), direction="adverse",
+                tags=("graph", UNWORKABLE), direction="adverse",
                 rationale="judge is added but no edge leads there. Fix: add an edge into it.")
     facts = Facts((*PATTERNS, broken))
     for persona, lens in BY_PERSONA.items():
         fields = lens(dimension(), facts)
-        assert fields["score"] <= UNWORKABLE_CAP, persona
+        assert fields["score"] <= 3, persona
         assert "src/graph.py:40" in str(fields["remediation"]), persona
     assert "cannot work as built" in BY_PERSONA["TechLead"](dimension(), facts)["argument"]
 
 
 def test_an_unworkable_fact_that_was_not_found_caps_nothing() -> None:
-    absent = ev("Nodes no run reaches", found=False, tags=("graph", UNWORKABLE_TAG),
+    absent = ev("Nodes no run reaches", found=False, tags=("graph", UNWORKABLE),
                 direction="adverse")
     assert not Facts((*PATTERNS, absent)).unworkable
 

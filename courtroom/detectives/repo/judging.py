@@ -8,7 +8,7 @@ rule or an LLM deciding the verdict is adverse, with the change that would cure 
 from __future__ import annotations
 
 from courtroom.detectives.base import Case, detective
-from courtroom.detectives.common import REPO, is_test_path, make
+from courtroom.detectives.common import REPO, UNWORKABLE, is_test_path, make
 from courtroom.detectives.parsing import SourceIndex, source_index
 from courtroom.detectives.repo.judging_facts import (
     free_text_parsing,
@@ -23,7 +23,7 @@ from courtroom.detectives.repo.judging_facts import (
 from courtroom.detectives.repo.personas import Prompt, find_prompts, similarities
 from courtroom.detectives.repo.python_facts import RETRY, structured_calls
 from courtroom.detectives.repo.source import no_python
-from courtroom.models import UNWORKABLE_TAG, Evidence, location_path
+from courtroom.models import Evidence, location_path
 from courtroom.untrusted import clip
 
 MAX_ITEMS = 12
@@ -180,7 +180,7 @@ def chief_justice(case: Case) -> list[Evidence]:
                     llm[0].location, f"{llm[0].name} calls {', '.join(llm[0].llm_calls)}: the "
                     "verdict depends on a model, not on fixed rules. Fix: compute the final "
                     "score with deterministic rules over the opinions.", 0.85,
-                    (*tags, UNWORKABLE_TAG), content=listing, direction="adverse")]
+                    (*tags, UNWORKABLE), content=listing, direction="adverse")]
     else:
         top = max(facts, key=lambda f: (f.branches, f.location))
         out = [make(name, "Verdict by deterministic rules (no LLM call)", True, top.location,

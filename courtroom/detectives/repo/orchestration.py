@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from courtroom.detectives.base import Case, detective
-from courtroom.detectives.common import REPO, make
+from courtroom.detectives.common import REPO, UNWORKABLE, make
 from courtroom.detectives.parsing import SourceIndex, source_index
 from courtroom.detectives.repo.graph import (
     DETECTIVE_NAME,
@@ -21,7 +21,7 @@ from courtroom.detectives.repo.graph_checks import (
     unreachable,
 )
 from courtroom.detectives.repo.source import no_python
-from courtroom.models import UNWORKABLE_TAG, Evidence, location_path
+from courtroom.models import Evidence, location_path
 
 NAME = "graph"
 TAGS = (REPO, "graph")
@@ -74,7 +74,7 @@ def _branch_nodes(facts: GraphFacts) -> set[str]:
 
 def _runnable(index: SourceIndex, facts: GraphFacts) -> list[Evidence]:
     """Adverse facts that stop the graph from running: dead ends and broken imports."""
-    tags = (*TAGS, "conditional", UNWORKABLE_TAG)
+    tags = (*TAGS, "conditional", UNWORKABLE)
     dynamic = any(b"Command(" in sf.source and b"goto" in sf.source for sf in index.files)
     stuck = dead_ends(facts.nodes, [(e.source, e.target) for e in facts.edges], dynamic)
     out = _never_run(facts, dynamic, tags)

@@ -7,7 +7,7 @@ instructions, and excerpts in evidence are short.
 from __future__ import annotations
 
 from courtroom.detectives.base import Case, detective
-from courtroom.detectives.common import PDF, make
+from courtroom.detectives.common import DISCREDITED, MISLEADING, PDF, make
 from courtroom.detectives.report.claim_checks import check_meaning
 from courtroom.detectives.report.concept_terms import rubric_concepts
 from courtroom.detectives.report.pdf_claims import (
@@ -20,7 +20,7 @@ from courtroom.detectives.report.pdf_concepts import analyse
 from courtroom.detectives.report.pdf_quotes import check_quotes
 from courtroom.detectives.report.pdf_read import PdfData, load_pdf
 from courtroom.errors import RubricError
-from courtroom.models import DISCREDITED_TAG, MISLEADING_TAG, Evidence
+from courtroom.models import Evidence
 from courtroom.rubric import Dimension, default_rubric_path, load_rubric
 from courtroom.untrusted import clip
 
@@ -178,9 +178,9 @@ def _claims(checks: list[ClaimCheck]) -> list[Evidence]:
 
 def _discredited(paths: list[PathCheck], claims: list[ClaimCheck]) -> list[Evidence]:
     """One fact when the code contradicts two or more of the report's feature claims: the
-    report misleads (MISLEADING_TAG), however many true statements surround them. When they
+    report misleads (MISLEADING), however many true statements surround them. When they
     are a quarter of its claims, or paths it presents as existing that do not bring the
-    false statements to four, it is discredited (DISCREDITED_TAG). Paths alone never count:
+    false statements to four, it is discredited (DISCREDITED). Paths alone never count:
     a path the report proposes can read like one it claims."""
     made = [c for c in claims if c.asserted]
     contradicted = [c for c in made if not c.supported]
@@ -197,7 +197,7 @@ def _discredited(paths: list[PathCheck], claims: list[ClaimCheck]) -> list[Evide
                  f"claims checked are contradicted by the code, {len(false)} false statements "
                  f"in all ({listing}). Fix: correct each on its page, starting with page "
                  f"{false[0][0]}.", 0.85,
-                 (PDF, "claims", DISCREDITED_TAG if worst else MISLEADING_TAG),
+                 (PDF, "claims", DISCREDITED if worst else MISLEADING),
                  content=listing, direction="adverse")]
 
 
