@@ -12,13 +12,11 @@ generic picture), is not credit.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 from courtroom.detectives.base import Case, detective
 from courtroom.detectives.common import IMAGES, make
-from courtroom.detectives.repo.graph import GraphFacts, graph_facts
+from courtroom.detectives.repo.graph import graph_facts
 from courtroom.detectives.report.detective import unusable
+from courtroom.detectives.report.diagram_code import MIN_NODES, hold_against_code, loops
 from courtroom.detectives.report.diagram_graph import Drawing, read_drawing
 from courtroom.detectives.report.diagram_text import TextDiagram, box_drawing, mermaid
 from courtroom.detectives.report.image_read import ImageReading, read_pictures
@@ -30,78 +28,10 @@ NAME = "diagrams"
 TAGS = (IMAGES, "diagram")
 #: Points above or below an image where its caption may sit.
 CAPTION_REACH = 40.0
-#: Fewest connected boxes and edges that make a drawing a diagram.
-MIN_NODES, MIN_EDGES = 3, 2
+#: Fewest edges that make a drawing a diagram (with MIN_NODES connected boxes).
+MIN_EDGES = 2
 #: Confidence of a diagram read from text: a crude rendering, or source beside an unread image.
 WEAK = 0.55
-
-
-@dataclass(frozen=True)
-class Held:
-    """A diagram held against the code's graph."""
-
-    code_nodes: int
-    named: list[str]
-    code_fans: bool
-    fans: bool
-
-    @property
-    def generic(self) -> bool:
-        """The code builds a graph and the diagram names none of its nodes."""
-        return self.code_nodes >= MIN_NODES and not self.named
-
-    @property
-    def contradicts(self) -> bool:
-        """The diagram branches where the code's graph (found) runs in one line."""
-        return self.fans and self.code_nodes >= MIN_NODES and not self.code_fans
-
-    @property
-    def said(self) -> str:
-        if self.code_nodes < MIN_NODES:
-            return ""
-        named = (f"; it names {len(self.named)} of the code's {self.code_nodes} nodes"
-                 if self.named else f"; it names none of the code's {self.code_nodes} "
-                 "nodes (a generic picture)")
-        return named + ("; the code's graph does not fan out" if self.contradicts else "")
-
-    def fix(self, where: str) -> str:
-        return (f" Fix: redraw the diagram on {where.removeprefix('pdf:')} as the code builds "
-                "the graph (it has no parallel branches), or make the code run them in parallel.")
-
-
-def _squash(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
-
-
-def hold_against_code(facts: GraphFacts, labels: list[str], fans: bool) -> Held:
-    """Which of the code's nodes the diagram's labels name, and whether both branch."""
-    drawn = [_squash(label) for label in labels]
-    named = [n for n in facts.nodes if len(_squash(n)) >= 4
-             and any(_squash(n) in label for label in drawn)]
-    return Held(len(facts.nodes), named, bool(facts.fan_out or facts.dynamic_fan_out), fans)
-
-
-def loops(d: Drawing) -> bool:
-    """Whether the drawing's arrows run in a circle somewhere (a retry or review loop)."""
-    after: dict[int, set[int]] = {}
-    for a, b in d.edges:
-        after.setdefault(a, set()).add(b)
-    done: set[int] = set()
-    for start in after:
-        path, stack = {start}, [(start, iter(after.get(start, ())))]
-        while stack:
-            node, rest = stack[-1]
-            nxt = next(rest, None)
-            if nxt is None:
-                stack.pop()
-                path.discard(node)
-                done.add(node)
-            elif nxt in path:
-                return True
-            elif nxt not in done:
-                path.add(nxt)
-                stack.append((nxt, iter(after.get(nxt, ()))))
-    return False
 
 
 def _caption(page: PageData, box: Box) -> str:
@@ -122,29 +52,30 @@ def _image(page: PageData, box: Box, why: str) -> Evidence:
                 content=clip(f"shape=unknown (image not read offline) | caption: {caption}", 300))
 
 
-def _read_image(case: Case, page: PageData, box: Box, reading: ImageReading) -> Evidence:
+def _read_image(case: Case, page: PageData, box: Box,
+                reading: ImageReading) -> list[Evidence]:
     """An image read offline: its graph, like a vector drawing's, or no diagram at all."""
     if reading.problem is not None or reading.drawing is None:
-        return _image(page, box, reading.problem or "no reading")
+        return [_image(page, box, reading.problem or "no reading")]
     shown = _graph(case, reading.drawing, f"pdf:page {page.number}", "Diagram image",
                    [label for label, kind in zip(reading.drawing.labels, reading.kinds,
                                                  strict=False) if kind == "decision"])
-    if shown is not None:
+    if shown:
         return shown
-    return make(NAME, "Image in the report holds no diagram", False, f"pdf:page {page.number}",
+    return [make(NAME, "Image in the report holds no diagram", False, f"pdf:page {page.number}",
                 f"Embedded image of {box[2] - box[0]:.0f}x{box[3] - box[1]:.0f} pt on page "
                 f"{page.number} read offline: {reading.words} text line(s), "
                 f"{len(reading.drawing.connected)} connected labelled shape(s); it holds no "
                 "diagram (no labelled boxes joined by arrows).", 0.7, (*TAGS, "image"),
-                content="shape=none (image read offline)", direction="context")
+                content="shape=none (image read offline)", direction="context")]
 
 
 def _graph(case: Case, d: Drawing, where: str, what: str,
-           decisions: list[str] | None = None) -> Evidence | None:
+           decisions: list[str] | None = None) -> list[Evidence]:
     """The graph facts of a drawing or an image, held against the code's graph."""
     nodes = d.connected
     if len(nodes) < MIN_NODES or len(d.edges) < MIN_EDGES:
-        return None  # a table, a code block, a rule or a lone box: not a diagram
+        return []  # a table, a code block, a rule or a lone box: not a diagram
     tags = (*TAGS, "image") if what == "Diagram image" else TAGS
     labels = "; ".join(clip(d.labels[n], 40) for n in nodes[:12])
     shape = f"{len(nodes)} connected boxes, {len(d.edges)} arrows"
@@ -152,24 +83,31 @@ def _graph(case: Case, d: Drawing, where: str, what: str,
         (" | loop: yes" if loops(d) else "")
     content = clip(f"fan-out: {', '.join(d.fan_out) or 'none'} | fan-in: "
                    f"{', '.join(d.fan_in) or 'none'}{extra} | labels: {labels}", 500)
-    held = hold_against_code(graph_facts(case.workspace), [d.labels[n] for n in nodes],
-                             bool(d.fan_out or d.fan_in))
-    if d.fan_out or d.fan_in:
-        said = (f"{what}: {shape}; it branches (fan-out at "
-                f"{clip(', '.join(d.fan_out) or 'none', 80)}; fan-in at "
-                f"{clip(', '.join(d.fan_in) or 'none', 80)}){held.said}.")
-        direction: Direction = ("adverse" if held.contradicts else
-                                "context" if held.generic else "supports")
-        return make(NAME, f"{what} in the report", True, where,
-                    said + (held.fix(where) if held.contradicts else ""), 0.8,
-                    (*tags, "parallelism"), content=content, direction=direction)
-    code_fans = held.code_fans
-    return make(NAME, f"{what} in the report shows a linear flow", True, where,
-                f"{what}: {shape}; no box fans out or in (a linear flow)"
-                + (", while the code's graph fans out. Fix: redraw the diagram on "
-                   f"{where.removeprefix('pdf:')} with the parallel branches and their join."
-                   if code_fans else "."), 0.75, (*tags, "linear"), content=content,
-                direction="adverse" if code_fans else "context")
+    held = hold_against_code(graph_facts(case.workspace), d)
+    if not held.fans:
+        return [make(NAME, f"{what} in the report shows a linear flow", True, where,
+                     f"{what}: {shape}; no box fans out or in (a linear flow)"
+                     + (", while the code's graph fans out. Fix: redraw the diagram on "
+                        f"{where.removeprefix('pdf:')} with the parallel branches and their "
+                        "join." if held.code_fans else "."), 0.75, (*tags, "linear"),
+                     content=content, direction="adverse" if held.code_fans else "context")]
+    said = (f"{what}: {shape}; it branches (fan-out at "
+            f"{clip(', '.join(d.fan_out) or 'none', 80)}; fan-in at "
+            f"{clip(', '.join(d.fan_in) or 'none', 80)}){held.said}.")
+    direction: Direction = ("adverse" if held.contradicts else
+                            "context" if held.generic else "supports")
+    out = [make(NAME, f"{what} in the report", True, where,
+                said + (held.fix(where) if held.contradicts else ""), 0.8,
+                (*tags, "parallelism"), content=content, direction=direction)]
+    if held.overstates:
+        out.append(make(NAME, f"{what} in the report shows joins the code lacks", True, where,
+                        f"{what} joins parallel branches at {held.joins} points "
+                        f"({clip(', '.join(d.fan_in), 120)}), the code's graph at "
+                        f"{held.code_joins}: it shows parallelism the code does not run. "
+                        f"Fix: redraw the diagram on {where.removeprefix('pdf:')} as the code "
+                        "builds the graph, or make the code run those branches in parallel.",
+                        0.7, (*tags, "mismatch"), content=content, direction="adverse"))
+    return out
 
 
 def _pictures(pages: list[PageData]) -> dict[int, ImageReading]:
@@ -220,11 +158,10 @@ def diagrams(case: Case) -> list[Evidence]:
     for page in pdf.pages:
         for box in page.images[:6]:
             picture = _match(page, box)
-            out.append(_image(page, box, "too small, or past the decoding limits")
-                       if picture is None else
-                       _read_image(case, page, box, readings[id(picture)]))
-        drawn = _graph(case, read_drawing(page), f"pdf:page {page.number}", "Vector diagram")
-        out += [drawn] if drawn else []
+            out += ([_image(page, box, "too small, or past the decoding limits")]
+                    if picture is None else
+                    _read_image(case, page, box, readings[id(picture)]))
+        out += _graph(case, read_drawing(page), f"pdf:page {page.number}", "Vector diagram")
         figure = box_drawing(page)
         out += [_text(figure, [])] if figure else []
     images = [e for e in out if "image" in e.tags and e.found]

@@ -91,6 +91,20 @@ def _inside(point: tuple[float, float], box: Box) -> bool:
     return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
 
 
+def _within(inner: Box, outer: Box) -> bool:
+    return outer[0] - 2 <= inner[0] and outer[1] - 2 <= inner[1] and \
+        inner[2] <= outer[2] + 2 and inner[3] <= outer[3] + 2
+
+
+def _holds(contour: Any, box: Box) -> bool:
+    """Whether a word's box lies inside a region's outline (not just its bounding box)."""
+    import cv2
+
+    x0, y0, x1, y1 = box
+    return all(cv2.pointPolygonTest(contour, (float(x), float(y)), True) >= -2
+               for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)))
+
+
 def _centre(box: Box) -> tuple[float, float]:
     return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
@@ -109,11 +123,12 @@ def _nodes(ink: Any, words: list[tuple[str, Box]]) -> list[dict[str, Any]]:
         box = (x, y, x + w, y + h)
         if tree[0][i][3] < 0 or w < MIN_W or h < MIN_H or w * h > limit:
             continue  # an outer outline, a letter's hole or the page itself
-        held = [n for n, (_, wb) in enumerate(words) if _inside(_centre(wb), box)]
+        # A word across the region's edge is a frame's title or an edge label, not a name.
+        held = [n for n, (_, wb) in enumerate(words) if _within(wb, box) and _holds(contour, wb)]
         if held:
             regions.append({"box": box, "contour": contour, "words": held})
     leaves = sorted((r for r in regions if not any(
-        o is not r and _inside(_centre(o["box"]), r["box"]) for o in regions)),
+        o is not r and _within(o["box"], r["box"]) for o in regions)),
         key=lambda r: (r["box"][1] // MIN_H, r["box"][0]))  # reading order
     for leaf in leaves:
         owned = sorted(leaf["words"], key=lambda n: (words[n][1][1] // 8, words[n][1][0]))
