@@ -25,6 +25,8 @@ from typing import Any
 #: Gray levels between paper and ink; a node's smallest size (pixels); how near a
 #: connector must come to a node to touch it; border width erased with a node.
 INK, MIN_W, MIN_H, TOUCH, BORDER = 60, 24, 14, 9, 4
+#: Images whose longer side is under this many pixels are read at twice their size.
+SMALL = 1000
 #: A connector touching more nodes than this is a frame or a tangle, not an arrow.
 MAX_CONTACTS = 6
 #: An arrowhead is this many times thicker than the stroke's thinnest end.
@@ -192,6 +194,9 @@ def read_image(engine: Any, path: str) -> dict[str, Any]:
     gray = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
     if gray is None:
         return {"problem": "the image could not be decoded"}
+    if max(gray.shape) < SMALL:
+        # Small renders have hairline strokes and tiny type: enlarge before reading.
+        gray = cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
     words = _words(engine, gray)
     ink = _ink(gray)
     nodes = _nodes(ink, words) if words else []
