@@ -202,3 +202,37 @@ def image_pdf(path: Path, png: bytes, caption: str = "Figure 1: architecture") -
     c.showPage()
     c.save()
     return path
+
+
+def image_bomb_pdf(path: Path, width: int, height: int, pixels: bytes) -> Path:
+    """One page of text and one grayscale image whose header claims ``width`` x ``height``
+    pixels while its (Flate) stream holds only ``pixels``: a decompression bomb when the
+    claim is huge, a broken image when the stream is garbage."""
+    import zlib
+
+    stream = zlib.compress(pixels, 9)
+    content = b"BT /F1 12 Tf 72 740 Td (Figure 1: the architecture) Tj ET " \
+              b"q 400 0 0 400 100 200 cm /Im1 Do Q"
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font "
+        b"<< /F1 3 0 R >> /XObject << /Im1 6 0 R >> >> /Contents 5 0 R >>",
+        f"<< /Length {len(content)} >>\nstream\n".encode() + content + b"\nendstream",
+        (f"<< /Type /XObject /Subtype /Image /Width {width} /Height {height} /ColorSpace "
+         f"/DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length {len(stream)} >>\n"
+         "stream\n").encode() + stream + b"\nendstream",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
+    out += (f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\n"
+            f"startxref\n{xref}\n%%EOF\n").encode()
+    path.write_bytes(bytes(out))
+    return path

@@ -10,12 +10,14 @@ import pytest
 
 from courtroom.detectives.report import image_read
 from courtroom.detectives.report.diagrams import diagrams
+from courtroom.detectives.report.pdf_read import load_pdf
 from courtroom.models import Evidence
 from detectives.conftest import OpenCase, by_goal
 from detectives.pdf_builders import (
     chain,
     drawn_pdf,
     graph_png,
+    image_bomb_pdf,
     image_pdf,
     text_png,
     two_fan_outs,
@@ -104,3 +106,23 @@ def test_without_the_reader_an_image_is_unread_with_the_install_command(
     assert "pip install 'courtroom[vision]'" in item.rationale
     assert "shape=unknown" in (item.content or "")
     assert not by_goal(ev, "Diagram in the report")  # unread is not the same as missing
+
+
+def test_an_image_bomb_is_never_decoded(tmp_path: Path, open_case: OpenCase) -> None:
+    # The header claims 3.6 gigapixels; the stream is 4 kB of zeros.
+    pdf = image_bomb_pdf(tmp_path / "b.pdf", 60_000, 60_000, bytes(4096))
+    read = load_pdf(pdf)
+    assert read.problem is None and not read.limits and "Figure 1" in read.pages[0].text
+    assert read.pages[0].images and not read.pages[0].pictures
+    [item] = by_goal(diagrams(open_case(exemplary_submission(tmp_path / "r"), pdf)),
+                     "Diagram image in the report")
+    assert item.direction == "context" and "past the decoding limits" in item.rationale
+
+
+def test_a_truncated_image_costs_itself_only(tmp_path: Path, open_case: OpenCase) -> None:
+    pdf = image_bomb_pdf(tmp_path / "t.pdf", 400, 400, b"\xff\x00" * 50)
+    read = load_pdf(pdf)
+    assert read.problem is None and "Figure 1" in read.pages[0].text
+    ev = diagrams(open_case(exemplary_submission(tmp_path / "r"), pdf))
+    assert [e.goal for e in ev] == ["Image in the report holds no diagram",
+                                    "Diagram in the report"]
