@@ -79,11 +79,14 @@ def _run(pngs: list[bytes]) -> list[ImageReading]:
         for n, png in enumerate(pngs):
             paths.append(str(Path(tmp) / f"{n}.png"))
             Path(paths[-1]).write_bytes(png)
-        cmd = [sys.executable, "-P", image_worker.__file__, f"{IMAGE_SECONDS:.0f}",
+        # Isolated (-I: only installed packages import), in the images' own directory,
+        # with no inherited environment: no key or token can reach the reader.
+        cmd = [sys.executable, "-I", image_worker.__file__, f"{IMAGE_SECONDS:.0f}",
                str(IMAGE_MEMORY_BYTES), *paths]
         try:
             proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.DEVNULL, cwd=tmp, start_new_session=True)
+                                    stderr=subprocess.DEVNULL, cwd=tmp, env={"PATH": os.defpath},
+                                    start_new_session=True)
         except OSError as exc:
             return [ImageReading(problem=f"the image reader could not be started "
                                          f"({exc.strerror})")] * len(pngs)

@@ -30,6 +30,8 @@ MAX_WORDS = 2_000
 #: Most images decoded per page and per worker run; pixel bounds of a decoded image.
 MAX_PICTURES_PAGE, MAX_PICTURES = 4, 12
 MAX_PICTURE_PIXELS, MIN_PICTURE_SIDE, PICTURE_SIDE = 20_000_000, 96, 1800
+#: Largest PNG handed over: a diagram compresses far below it, a photograph does not.
+MAX_PICTURE_PNG = 1_500_000
 #: Exit status when the memory limit was hit in Python code.
 EXIT_MEMORY = 3
 _ENCRYPTED = "the PDF is encrypted (password required); its text cannot be read"
@@ -97,6 +99,8 @@ def _picture(obj: Any) -> str | None:
     gray.thumbnail((PICTURE_SIDE, PICTURE_SIDE))
     buf = io.BytesIO()
     gray.save(buf, format="PNG")
+    if buf.tell() > MAX_PICTURE_PNG:
+        return None
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 

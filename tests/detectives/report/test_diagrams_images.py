@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import importlib.util
+import io
+import random
 import re
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from courtroom.detectives.report import image_read
 from courtroom.detectives.report.diagrams import diagrams
@@ -126,3 +129,15 @@ def test_a_truncated_image_costs_itself_only(tmp_path: Path, open_case: OpenCase
     ev = diagrams(open_case(exemplary_submission(tmp_path / "r"), pdf))
     assert [e.goal for e in ev] == ["Image in the report holds no diagram",
                                     "Diagram in the report"]
+
+
+def test_a_photograph_is_not_handed_to_the_reader(tmp_path: Path, open_case: OpenCase) -> None:
+    # Noise does not compress: past the hand-over bound, whatever its pixel count.
+    noise = Image.frombytes("L", (1400, 1400), random.Random(7).randbytes(1400 * 1400))
+    buf = io.BytesIO()
+    noise.save(buf, format="PNG")
+    pdf = image_pdf(tmp_path / "p.pdf", buf.getvalue())
+    assert load_pdf(pdf).pages[0].images and not load_pdf(pdf).pages[0].pictures
+    [item] = by_goal(diagrams(open_case(exemplary_submission(tmp_path / "r"), pdf)),
+                     "Diagram image in the report")
+    assert "past the decoding limits" in item.rationale and item.direction == "context"
