@@ -185,8 +185,10 @@ def text_png() -> bytes:
     return buf.getvalue()
 
 
-def image_pdf(path: Path, png: bytes, caption: str = "Figure 1: architecture") -> Path:
-    """One A4 page: a caption and the image embedded below it, 500 pt wide."""
+def image_pdf(path: Path, png: bytes, caption: str = "Figure 1: architecture",
+              text_pages: tuple[str, ...] = ()) -> Path:
+    """Pages of text (one line per line), then one A4 page: a caption and the image
+    embedded below it, 500 pt wide."""
     import io
 
     from reportlab.lib.pagesizes import A4
@@ -197,6 +199,10 @@ def image_pdf(path: Path, png: bytes, caption: str = "Figure 1: architecture") -
     reader = ImageReader(io.BytesIO(png))
     iw, ih = reader.getSize()
     c = canvas.Canvas(str(path), pagesize=A4)
+    for text in text_pages:
+        for i, line in enumerate(text.splitlines()):
+            c.drawString(50, height - 60 - 16 * i, line)
+        c.showPage()
     c.drawString(50, height - 50, caption)
     c.drawImage(reader, 50, height - 70 - 500 * ih / iw, width=500, height=500 * ih / iw)
     c.showPage()

@@ -48,7 +48,8 @@ def _image(page: PageData, box: Box, why: str) -> Evidence:
     return make(NAME, "Diagram image in the report", True, f"pdf:page {page.number}",
                 f"Embedded image of {box[2] - box[0]:.0f}x{box[3] - box[1]:.0f} pt on page "
                 f"{page.number}{said}. Its pixels were not read offline ({clip(why, 200)}), "
-                "so whether it shows parallel branches is unknown.", 0.7, (*TAGS, "image"),
+                "so whether it shows parallel branches is unknown.", 0.7,
+                (*TAGS, "image", "unread"),
                 content=clip(f"shape=unknown (image not read offline) | caption: {caption}", 300))
 
 
@@ -123,11 +124,11 @@ def _match(page: PageData, box: Box) -> Picture | None:
 
 
 def _text(t: TextDiagram, images: list[Evidence]) -> Evidence:
-    """A text diagram; Mermaid source counts toward a diagram only beside a figure image.
+    """A text diagram; Mermaid source counts toward a diagram only beside an unread image.
 
     Source code is not a drawing, but a report that prints a diagram's source and also
-    embeds a figure has most likely rendered it; the image itself stays unread, so the
-    credit is weak and the rationale says so.
+    embeds a figure that could not be read has most likely rendered it, so the credit is weak
+    and the rationale says so. An image that was read speaks for itself.
     """
     fans = bool(t.fan_out and t.fan_in)
     what = ("Mermaid source (a diagram's code, printed as text, not a drawing)"
@@ -164,7 +165,7 @@ def diagrams(case: Case) -> list[Evidence]:
         out += _graph(case, read_drawing(page), f"pdf:page {page.number}", "Vector diagram")
         figure = box_drawing(page)
         out += [_text(figure, [])] if figure else []
-    images = [e for e in out if "image" in e.tags and e.found]
+    images = [e for e in out if "unread" in e.tags]
     out += [_text(t, images) for t in mermaid(pdf.pages)]
     if not any(e.found for e in out):
         return [*out, make(NAME, "Diagram in the report", False, "pdf",

@@ -141,3 +141,14 @@ def test_a_photograph_is_not_handed_to_the_reader(tmp_path: Path, open_case: Ope
     [item] = by_goal(diagrams(open_case(exemplary_submission(tmp_path / "r"), pdf)),
                      "Diagram image in the report")
     assert "past the decoding limits" in item.rationale and item.direction == "context"
+
+
+def test_mermaid_beside_a_read_image_earns_no_extra_credit(tmp_path: Path,
+                                                           open_case: OpenCase) -> None:
+    source = ("graph TD\nS[START] --> R[RepoInvestigator]\nS --> D[DocAnalyst]\n"
+              "R --> A[Aggregator]\nD --> A")
+    pdf = image_pdf(tmp_path / "m.pdf", text_png(), text_pages=(source,))
+    ev = diagrams(open_case(exemplary_submission(tmp_path / "r"), pdf))
+    item = by_goal(ev, "Diagram written as text (mermaid)")[0]
+    assert item.direction == "context" and "figure image" not in item.rationale
+    assert by_goal(ev, "Image in the report holds no diagram")
