@@ -11,10 +11,12 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 # Dependencies from the metadata alone, before any source is copied: this layer stays cached
-# until pyproject.toml changes, so editing the code does not reinstall the world.
+# until pyproject.toml changes, so editing the code does not reinstall the world. The vision
+# extra (offline OCR and shape analysis of diagram images) is part of the image.
 COPY pyproject.toml /opt/courtroom/pyproject.toml
 RUN python -c "import tomllib; p = tomllib.load(open('/opt/courtroom/pyproject.toml', 'rb')); \
-open('/tmp/requirements.txt', 'w').write(chr(10).join(p['project']['dependencies']))" \
+deps = p['project']['dependencies'] + p['project']['optional-dependencies']['vision']; \
+open('/tmp/requirements.txt', 'w').write(chr(10).join(deps))" \
     && pip install --no-cache-dir --disable-pip-version-check -r /tmp/requirements.txt \
     && rm /tmp/requirements.txt
 

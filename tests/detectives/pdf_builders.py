@@ -129,3 +129,116 @@ def chain() -> tuple[list[DrawnBox], list[tuple[int, int]]]:
     boxes: list[DrawnBox] = [(name, 200, 40 + 70 * i, 140, 24) for i, name in
                              enumerate(("START", "detectives", "judges", "chief_justice"))]
     return boxes, [(0, 1), (1, 2), (2, 3)]
+
+
+#: Pixels per point of a diagram drawn as an image.
+SCALE = 2
+
+
+def graph_png(boxes: list[DrawnBox], arrows: list[tuple[int, int]], *,
+              dark: bool = False) -> bytes:
+    """The same boxes and arrows as ``drawn_pdf``, drawn as a raster image with Pillow
+    (a Mermaid-like render: light or dark theme, filled arrowheads)."""
+    import io
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    paper, ink, fill = ("#0d1117", "#cccccc", "#1f2020") if dark else \
+        ("white", "#333333", "#eef2ff")
+    image = Image.new("RGB", (600 * SCALE, 400 * SCALE), paper)
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=10 * SCALE)
+    px = [(label, x * SCALE, top * SCALE, w * SCALE, h * SCALE)
+          for label, x, top, w, h in boxes]
+    for label, x, top, w, h in px:
+        draw.rectangle((x, top, x + w, top + h), fill=fill, outline=ink, width=2)
+        draw.text((x + w / 2, top + h / 2), label, fill=ink, font=font, anchor="mm")
+    for n, (a, b) in enumerate(arrows):
+        _, ax, at, aw, ah = px[a]
+        _, bx, bt, bw, _bh = px[b]
+        start = (ax + aw * (n % 3 + 1) / 4, at + ah + 2)
+        end = (bx + bw / 2, bt - 2)
+        draw.line((start, end), fill=ink, width=2)
+        head = 7 * SCALE / 2
+        draw.polygon([end, (end[0] - head, end[1] - 2 * head),
+                      (end[0] + head, end[1] - 2 * head)], fill=ink)
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def text_png() -> bytes:
+    """A screenshot of prose: words, no boxes and no arrows."""
+    import io
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    image = Image.new("RGB", (900, 300), "white")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=22)
+    for i, line in enumerate(("The auditor clones the repository into a sandbox,",
+                              "reads the report, and hands the evidence to judges",
+                              "who argue before the chief justice decides.")):
+        draw.text((30, 40 + 70 * i), line, fill="black", font=font)
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def image_pdf(path: Path, png: bytes, caption: str = "Figure 1: architecture",
+              text_pages: tuple[str, ...] = ()) -> Path:
+    """Pages of text (one line per line), then one A4 page: a caption and the image
+    embedded below it, 500 pt wide."""
+    import io
+
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen import canvas
+
+    _w, height = A4
+    reader = ImageReader(io.BytesIO(png))
+    iw, ih = reader.getSize()
+    c = canvas.Canvas(str(path), pagesize=A4)
+    for text in text_pages:
+        for i, line in enumerate(text.splitlines()):
+            c.drawString(50, height - 60 - 16 * i, line)
+        c.showPage()
+    c.drawString(50, height - 50, caption)
+    c.drawImage(reader, 50, height - 70 - 500 * ih / iw, width=500, height=500 * ih / iw)
+    c.showPage()
+    c.save()
+    return path
+
+
+def image_bomb_pdf(path: Path, width: int, height: int, pixels: bytes) -> Path:
+    """One page of text and one grayscale image whose header claims ``width`` x ``height``
+    pixels while its (Flate) stream holds only ``pixels``: a decompression bomb when the
+    claim is huge, a broken image when the stream is garbage."""
+    import zlib
+
+    stream = zlib.compress(pixels, 9)
+    content = b"BT /F1 12 Tf 72 740 Td (Figure 1: the architecture) Tj ET " \
+              b"q 400 0 0 400 100 200 cm /Im1 Do Q"
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font "
+        b"<< /F1 3 0 R >> /XObject << /Im1 6 0 R >> >> /Contents 5 0 R >>",
+        f"<< /Length {len(content)} >>\nstream\n".encode() + content + b"\nendstream",
+        (f"<< /Type /XObject /Subtype /Image /Width {width} /Height {height} /ColorSpace "
+         f"/DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length {len(stream)} >>\n"
+         "stream\n").encode() + stream + b"\nendstream",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
+    out += (f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\n"
+            f"startxref\n{xref}\n%%EOF\n").encode()
+    path.write_bytes(bytes(out))
+    return path

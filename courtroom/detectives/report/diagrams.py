@@ -3,8 +3,11 @@
 A drawn (vector) diagram is read for its structure: labelled boxes joined by connectors,
 and whether any box fans out or in. Tables, shaded code blocks and page rules are not
 diagrams. Mermaid source and box-drawing figures are read as text. An embedded image is
-reported for what can honestly be known offline (page, size, caption): its pixels are
-not read, so its shape is never guessed.
+read offline (image_read: OCR labels and shapes) into the same graph facts as a vector
+drawing; one that cannot be read is reported for what can honestly be known (page, size,
+caption, why its pixels were not read), so its shape is never guessed. Either graph is
+then held against the code's: parallelism the code lacks, or no node the code names (a
+generic picture), is not credit.
 """
 
 from __future__ import annotations
@@ -13,9 +16,11 @@ from courtroom.detectives.base import Case, detective
 from courtroom.detectives.common import IMAGES, make
 from courtroom.detectives.repo.graph import graph_facts
 from courtroom.detectives.report.detective import unusable
-from courtroom.detectives.report.diagram_graph import read_drawing
+from courtroom.detectives.report.diagram_code import MIN_NODES, hold_against_code, loops
+from courtroom.detectives.report.diagram_graph import Drawing, read_drawing
 from courtroom.detectives.report.diagram_text import TextDiagram, box_drawing, mermaid
-from courtroom.detectives.report.pdf_read import Box, PageData, load_pdf
+from courtroom.detectives.report.image_read import ImageReading, read_pictures
+from courtroom.detectives.report.pdf_read import Box, PageData, Picture, load_pdf
 from courtroom.models import Direction, Evidence
 from courtroom.untrusted import clip
 
@@ -23,8 +28,8 @@ NAME = "diagrams"
 TAGS = (IMAGES, "diagram")
 #: Points above or below an image where its caption may sit.
 CAPTION_REACH = 40.0
-#: Fewest connected boxes and edges that make a drawing a diagram.
-MIN_NODES, MIN_EDGES = 3, 2
+#: Fewest edges that make a drawing a diagram (with MIN_NODES connected boxes).
+MIN_EDGES = 2
 #: Confidence of a diagram read from text: a crude rendering, or source beside an unread image.
 WEAK = 0.55
 
@@ -36,47 +41,94 @@ def _caption(page: PageData, box: Box) -> str:
     return " ".join(near)
 
 
-def _image(page: PageData, box: Box) -> Evidence:
+def _image(page: PageData, box: Box, why: str) -> Evidence:
+    """An image whose pixels were not read: its place, size and caption, and why."""
     caption = _caption(page, box)
     said = f"; caption: '{clip(caption, 160)}'" if caption else "; no caption"
     return make(NAME, "Diagram image in the report", True, f"pdf:page {page.number}",
                 f"Embedded image of {box[2] - box[0]:.0f}x{box[3] - box[1]:.0f} pt on page "
-                f"{page.number}{said}. Its pixels are not read offline, so whether it shows "
-                "parallel branches is unknown.", 0.7, (*TAGS, "image"),
+                f"{page.number}{said}. Its pixels were not read offline ({clip(why, 200)}), "
+                "so whether it shows parallel branches is unknown.", 0.7,
+                (*TAGS, "image", "unread"),
                 content=clip(f"shape=unknown (image not read offline) | caption: {caption}", 300))
 
 
-def _drawing(case: Case, page: PageData) -> Evidence | None:
-    d = read_drawing(page)
+def _read_image(case: Case, page: PageData, box: Box,
+                reading: ImageReading) -> list[Evidence]:
+    """An image read offline: its graph, like a vector drawing's, or no diagram at all."""
+    if reading.problem is not None or reading.drawing is None:
+        return [_image(page, box, reading.problem or "no reading")]
+    shown = _graph(case, reading.drawing, f"pdf:page {page.number}", "Diagram image",
+                   [label for label, kind in zip(reading.drawing.labels, reading.kinds,
+                                                 strict=False) if kind == "decision"])
+    if shown:
+        return shown
+    return [make(NAME, "Image in the report holds no diagram", False, f"pdf:page {page.number}",
+                f"Embedded image of {box[2] - box[0]:.0f}x{box[3] - box[1]:.0f} pt on page "
+                f"{page.number} read offline: {reading.words} text line(s), "
+                f"{len(reading.drawing.connected)} connected labelled shape(s); it holds no "
+                "diagram (no labelled boxes joined by arrows).", 0.7, (*TAGS, "image"),
+                content="shape=none (image read offline)", direction="context")]
+
+
+def _graph(case: Case, d: Drawing, where: str, what: str,
+           decisions: list[str] | None = None) -> list[Evidence]:
+    """The graph facts of a drawing or an image, held against the code's graph."""
     nodes = d.connected
     if len(nodes) < MIN_NODES or len(d.edges) < MIN_EDGES:
-        return None  # a table, a code block, a rule or a lone box: not a diagram
+        return []  # a table, a code block, a rule or a lone box: not a diagram
+    tags = (*TAGS, "image") if what == "Diagram image" else TAGS
     labels = "; ".join(clip(d.labels[n], 40) for n in nodes[:12])
-    where = f"pdf:page {page.number}"
     shape = f"{len(nodes)} connected boxes, {len(d.edges)} arrows"
+    extra = (f" | decisions: {', '.join(decisions)}" if decisions else "") + \
+        (" | loop: yes" if loops(d) else "")
     content = clip(f"fan-out: {', '.join(d.fan_out) or 'none'} | fan-in: "
-                   f"{', '.join(d.fan_in) or 'none'} | labels: {labels}", 500)
-    if d.fan_out or d.fan_in:
-        return make(NAME, "Vector diagram in the report", True, where,
-                    f"Drawn diagram: {shape}; it branches (fan-out at "
-                    f"{clip(', '.join(d.fan_out) or 'none', 80)}; fan-in at "
-                    f"{clip(', '.join(d.fan_in) or 'none', 80)}).", 0.8,
-                    (*TAGS, "parallelism"), content=content, direction="supports")
-    code_fans = bool(graph_facts(case.workspace).fan_out)
-    return make(NAME, "Vector diagram in the report shows a linear flow", True, where,
-                f"Drawn diagram: {shape}; no box fans out or in (a linear flow)"
-                + (", while the code's graph fans out. Fix: redraw the diagram on page "
-                   f"{page.number} with the parallel branches and their join."
-                   if code_fans else "."), 0.75, (*TAGS, "linear"), content=content,
-                direction="adverse" if code_fans else "context")
+                   f"{', '.join(d.fan_in) or 'none'}{extra} | labels: {labels}", 500)
+    held = hold_against_code(graph_facts(case.workspace), d)
+    if not held.fans:
+        return [make(NAME, f"{what} in the report shows a linear flow", True, where,
+                     f"{what}: {shape}; no box fans out or in (a linear flow)"
+                     + (", while the code's graph fans out. Fix: redraw the diagram on "
+                        f"{where.removeprefix('pdf:')} with the parallel branches and their "
+                        "join." if held.code_fans else "."), 0.75, (*tags, "linear"),
+                     content=content, direction="adverse" if held.code_fans else "context")]
+    said = (f"{what}: {shape}; it branches (fan-out at "
+            f"{clip(', '.join(d.fan_out) or 'none', 80)}; fan-in at "
+            f"{clip(', '.join(d.fan_in) or 'none', 80)}){held.said}.")
+    direction: Direction = ("adverse" if held.contradicts else
+                            "context" if held.generic else "supports")
+    out = [make(NAME, f"{what} in the report", True, where,
+                said + (held.fix(where) if held.contradicts else ""), 0.8,
+                (*tags, "parallelism"), content=content, direction=direction)]
+    if held.overstates:
+        out.append(make(NAME, f"{what} in the report shows joins the code lacks", True, where,
+                        f"{what} joins parallel branches at {held.joins} points "
+                        f"({clip(', '.join(d.fan_in), 120)}), the code's graph at "
+                        f"{held.code_joins}: it shows parallelism the code does not run. "
+                        f"Fix: redraw the diagram on {where.removeprefix('pdf:')} as the code "
+                        "builds the graph, or make the code run those branches in parallel.",
+                        0.7, (*tags, "mismatch"), content=content, direction="adverse"))
+    return out
+
+
+def _pictures(pages: list[PageData]) -> dict[int, ImageReading]:
+    """Every decoded image of the report, read in one go: id(picture) -> reading."""
+    pictures = [p for page in pages for p in page.pictures]
+    return {id(p): r for p, r in zip(pictures, read_pictures(pictures), strict=True)}
+
+
+def _match(page: PageData, box: Box) -> Picture | None:
+    """The decoded image drawn at ``box`` (the two parsers agree to a point or so)."""
+    return next((p for p in page.pictures
+                 if max(abs(a - b) for a, b in zip(p.box, box, strict=True)) <= 3), None)
 
 
 def _text(t: TextDiagram, images: list[Evidence]) -> Evidence:
-    """A text diagram; Mermaid source counts toward a diagram only beside a figure image.
+    """A text diagram; Mermaid source counts toward a diagram only beside an unread image.
 
     Source code is not a drawing, but a report that prints a diagram's source and also
-    embeds a figure has most likely rendered it; the image itself stays unread, so the
-    credit is weak and the rationale says so.
+    embeds a figure that could not be read has most likely rendered it, so the credit is weak
+    and the rationale says so. An image that was read speaks for itself.
     """
     fans = bool(t.fan_out and t.fan_in)
     what = ("Mermaid source (a diagram's code, printed as text, not a drawing)"
@@ -103,18 +155,23 @@ def diagrams(case: Case) -> list[Evidence]:
     if pdf.problem is not None and not pdf.pages:
         return [unusable(NAME, pdf, TAGS, given=case.pdf is not None)]
     out: list[Evidence] = []
+    readings = _pictures(pdf.pages) if any(p.pictures for p in pdf.pages) else {}
     for page in pdf.pages:
-        out += [_image(page, box) for box in page.images[:6]]
-        drawn = _drawing(case, page)
-        out += [drawn] if drawn else []
+        for box in page.images[:6]:
+            picture = _match(page, box)
+            out += ([_image(page, box, "too small, or past the decoding limits")]
+                    if picture is None else
+                    _read_image(case, page, box, readings[id(picture)]))
+        out += _graph(case, read_drawing(page), f"pdf:page {page.number}", "Vector diagram")
         figure = box_drawing(page)
         out += [_text(figure, [])] if figure else []
-    images = [e for e in out if "image" in e.tags]
+    images = [e for e in out if "unread" in e.tags]
     out += [_text(t, images) for t in mermaid(pdf.pages)]
-    if not out:
-        return [make(NAME, "Diagram in the report", False, "pdf",
-                     f"No drawn diagram, text diagram or embedded image on {len(pdf.pages)} "
-                     "pages (tables and code blocks are not diagrams). Fix: add an "
-                     "architecture diagram showing where the graph fans out and joins.",
-                     0.85, (*TAGS, "missing"), direction="adverse")]
+    if not any(e.found for e in out):
+        return [*out, make(NAME, "Diagram in the report", False, "pdf",
+                           f"No drawn diagram, text diagram or diagram image on "
+                           f"{len(pdf.pages)} pages (tables, code blocks and images without "
+                           "boxes and arrows are not diagrams). Fix: add an architecture "
+                           "diagram showing where the graph fans out and joins.",
+                           0.85, (*TAGS, "missing"), direction="adverse")]
     return out

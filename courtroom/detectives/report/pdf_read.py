@@ -8,6 +8,8 @@ A page that breaks the limits costs that page only: the pages around it are stil
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import signal
 import threading
@@ -32,6 +34,14 @@ MAX_OUTPUT_BYTES = 64 << 20
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom
 
 
+@dataclass(frozen=True)
+class Picture:
+    """An embedded image: where it sits on its page and its pixels (a grayscale PNG)."""
+
+    box: Box
+    png: bytes
+
+
 @dataclass
 class PageData:
     """What one page holds, as plain data."""
@@ -43,6 +53,7 @@ class PageData:
     lines: list[Box] = field(default_factory=list)
     curves: list[Box] = field(default_factory=list)
     words: list[tuple[str, Box]] = field(default_factory=list)
+    pictures: list[Picture] = field(default_factory=list)
 
 
 @dataclass
@@ -70,12 +81,25 @@ def _boxes(raw: Any) -> list[Box]:
     return [(float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in raw or []]
 
 
+def _pictures(raw: Any) -> list[Picture]:
+    """The worker's images; one whose pixels do not decode as base64 is dropped."""
+    out = []
+    for item in raw or []:
+        try:
+            out.append(Picture(_boxes([item["box"]])[0],
+                               base64.b64decode(str(item["png"]), validate=True)))
+        except (binascii.Error, KeyError, TypeError, ValueError, IndexError):
+            continue
+    return out
+
+
 def _page(record: dict[str, Any]) -> PageData:
     """A page record printed by the worker as PageData."""
     return PageData(int(record["number"]), str(record.get("text", "")),
                     _boxes(record.get("images")), _boxes(record.get("rects")),
                     _boxes(record.get("lines")), _boxes(record.get("curves")),
-                    [(str(w[0]), _boxes([w[1]])[0]) for w in record.get("words") or []])
+                    [(str(w[0]), _boxes([w[1]])[0]) for w in record.get("words") or []],
+                    _pictures(record.get("pictures")))
 
 
 def _child(path: Path, first: int, seconds: float) -> tuple[list[dict[str, Any]], str | None]:

@@ -9,10 +9,14 @@ one JSON line as soon as it is read, so the parent keeps every page read before 
 pypdfium2 (C, fast, small) reads every page's text and counts its objects; pdfplumber,
 whose shapes and word boxes the diagram detective needs, is only opened for pages that
 hold drawings or images, and never for a page with more objects than MAX_PAGE_OBJECTS.
+Embedded images are decoded here too, within bounds (how many, how many pixels), and
+handed over as small grayscale PNGs for the image reader.
 """
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import logging
 import resource
@@ -23,6 +27,11 @@ from typing import Any
 MAX_PAGE_OBJECTS = 50_000
 MAX_PAGE_CHARS = 40_000
 MAX_WORDS = 2_000
+#: Most images decoded per page and per worker run; pixel bounds of a decoded image.
+MAX_PICTURES_PAGE, MAX_PICTURES = 4, 12
+MAX_PICTURE_PIXELS, MIN_PICTURE_SIDE, PICTURE_SIDE = 20_000_000, 96, 1800
+#: Largest PNG handed over: a diagram compresses far below it, a photograph does not.
+MAX_PICTURE_PNG = 1_500_000
 #: Exit status when the memory limit was hit in Python code.
 EXIT_MEMORY = 3
 _ENCRYPTED = "the PDF is encrypted (password required); its text cannot be read"
@@ -63,7 +72,60 @@ def _shapes(plumber_page: Any, record: dict[str, Any]) -> None:
     plumber_page.close()
 
 
-def _page(doc: Any, plumber: Any, index: int) -> dict[str, Any]:
+def _bounds(obj: Any, height: float) -> list[float]:
+    """An image object's box in pdfplumber's terms (x0, top, x1, bottom)."""
+    left, bottom, right, top = (obj.get_bounds() if hasattr(obj, "get_bounds")
+                                else obj.get_pos())  # pypdfium2 4 names it get_pos
+    return [float(left), height - float(top), float(right), height - float(bottom)]
+
+
+def _picture(obj: Any) -> str | None:
+    """One image as a base64 grayscale PNG, or None when it is out of bounds or broken.
+
+    The pixel count is checked on the image's own header before anything is decoded, so
+    a small stream claiming gigapixels is never expanded.
+    """
+    from PIL import Image
+
+    width, height = obj.get_px_size() if hasattr(obj, "get_px_size") else obj.get_size()
+    if width * height > MAX_PICTURE_PIXELS or min(width, height) < MIN_PICTURE_SIDE:
+        return None
+    pil = obj.get_bitmap(render=False).to_pil()
+    if pil.mode in ("RGBA", "LA", "PA"):
+        # Transparent pixels carry no colour of their own: lay them on white paper.
+        paper = Image.new("RGBA", pil.size, "white")
+        pil = Image.alpha_composite(paper, pil.convert("RGBA"))
+    gray = pil.convert("L")
+    gray.thumbnail((PICTURE_SIDE, PICTURE_SIDE))
+    buf = io.BytesIO()
+    gray.save(buf, format="PNG")
+    if buf.tell() > MAX_PICTURE_PNG:
+        return None
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _pictures(page: Any, budget: list[int]) -> list[dict[str, Any]]:
+    """The page's decodable images (boxes and pixels), within the per-run budget."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+    from PIL import Image
+
+    out: list[dict[str, Any]] = []
+    height = float(page.get_height())
+    for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=3):
+        if len(out) >= MAX_PICTURES_PAGE or budget[0] >= MAX_PICTURES:
+            break
+        try:
+            png = _picture(obj)
+        except (pdfium.PdfiumError, Image.DecompressionBombError, OSError, ValueError):
+            continue  # a broken image costs itself only, never the page's text
+        if png is not None:
+            budget[0] += 1
+            out.append({"box": _bounds(obj, height), "png": png})
+    return out
+
+
+def _page(doc: Any, plumber: Any, index: int, budget: list[int]) -> dict[str, Any]:
     """One page as a plain record."""
     import pypdfium2.raw as pdfium_c
 
@@ -73,8 +135,11 @@ def _page(doc: Any, plumber: Any, index: int) -> dict[str, Any]:
     textpage.close()
     kinds = [pdfium_c.FPDFPageObj_GetType(pdfium_c.FPDFPage_GetObject(page.raw, i))
              for i in range(min(pdfium_c.FPDFPage_CountObjects(page.raw), MAX_PAGE_OBJECTS + 1))]
-    page.close()
     record: dict[str, Any] = {"number": index + 1, "text": text[:MAX_PAGE_CHARS]}
+    if len(kinds) <= MAX_PAGE_OBJECTS and {pdfium_c.FPDF_PAGEOBJ_IMAGE,
+                                           pdfium_c.FPDF_PAGEOBJ_FORM}.intersection(kinds):
+        record["pictures"] = _pictures(page, budget)
+    page.close()
     drawn = {pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE,
              pdfium_c.FPDF_PAGEOBJ_SHADING, pdfium_c.FPDF_PAGEOBJ_FORM}
     if len(kinds) > MAX_PAGE_OBJECTS:
@@ -118,9 +183,10 @@ def read(path: str, first: int, last: int) -> None:
             opened.append(pdfplumber.open(path))
         return opened[0]
 
+    budget = [0]  # images decoded so far in this run
     for index in range(first, min(last, len(doc))):
         try:
-            _emit(_page(doc, plumber, index))
+            _emit(_page(doc, plumber, index, budget))
         except (pdfium.PdfiumError, *plumber_errors()) as exc:
             _emit({"number": index + 1, "text": "",
                    "note": f"page {index + 1} could not be parsed ({type(exc).__name__})"})
