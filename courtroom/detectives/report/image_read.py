@@ -13,16 +13,13 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
-import os
-import signal
-import subprocess
-import sys
 import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from courtroom.child import child_env, python_file, run
 from courtroom.detectives.report import image_worker
 from courtroom.detectives.report.diagram_graph import Drawing
 from courtroom.detectives.report.pdf_read import Picture
@@ -33,6 +30,8 @@ ENGINES = ("rapidocr", "onnxruntime", "cv2")
 #: Wall-clock seconds for reading every image of one report; memory of the reading child.
 IMAGE_SECONDS = 60.0
 IMAGE_MEMORY_BYTES = 2048 << 20
+#: What the reader may print: one line of boxes and arrows per image is a few kilobytes.
+MAX_ANSWER_BYTES = 8 << 20
 
 
 @dataclass(frozen=True)
@@ -79,24 +78,19 @@ def _run(pngs: list[bytes]) -> list[ImageReading]:
         for n, png in enumerate(pngs):
             paths.append(str(Path(tmp) / f"{n}.png"))
             Path(paths[-1]).write_bytes(png)
-        # Isolated (-I: only installed packages import), in the images' own directory,
-        # with no inherited environment: no key or token can reach the reader.
-        cmd = [sys.executable, "-I", image_worker.__file__, f"{IMAGE_SECONDS:.0f}",
-               str(IMAGE_MEMORY_BYTES), *paths]
+        # Isolated (-I: only installed packages import), from the private directory, with
+        # an allowlisted environment: no key or token can reach the reader.
+        cmd = python_file(image_worker.__file__, f"{IMAGE_SECONDS:.0f}",
+                          str(IMAGE_MEMORY_BYTES), *paths)
         try:
-            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.DEVNULL, cwd=tmp, env={"PATH": os.defpath},
-                                    start_new_session=True)
+            done = run(cmd, child_env(), timeout=IMAGE_SECONDS, max_bytes=MAX_ANSWER_BYTES)
         except OSError as exc:
             return [ImageReading(problem=f"the image reader could not be started "
                                          f"({exc.strerror})")] * len(pngs)
-        try:
-            out, _ = proc.communicate(timeout=IMAGE_SECONDS)
-            stopped = f"exit {proc.returncode}" if proc.returncode else "an early end"
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            out, _ = proc.communicate()
-            stopped = f"the {IMAGE_SECONDS:g} s limit"
+        out = done.output
+        stopped = {"time": f"the {IMAGE_SECONDS:g} s limit", "output": "its output cap",
+                   None: f"exit {done.returncode}" if done.returncode else "an early end"
+                   }[done.stopped]
     return _collect(out.decode("utf-8", "replace"), len(pngs), stopped)
 
 
