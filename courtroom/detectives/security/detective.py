@@ -3,16 +3,26 @@
 Only a **confirmed** finding (attacker data shown to reach the sink, or an unsafe setting in
 production code) carries the ``security`` tag that drives the chief justice's security cap.
 Every finding, confirmed or not, goes into the verdict's ``security`` section and the SARIF
-file; a file that could not be examined is reported with the ``scan_incomplete`` tag so the
-gate fails closed instead of passing on a partial scan.
+file. Whatever the interpreter could run as Python is examined as the interpreter would read
+it (``*.wsgi``, a ``run.cgi`` with a Python shebang, a file declaring ``# coding: utf-7``)
+or named with the reason it could not be (NUL bytes, a Git LFS pointer, bytecode without
+its source): that list carries the ``scan_incomplete`` tag, so the gate fails closed instead
+of passing on a partial scan.
 """
 
 from __future__ import annotations
 
 from courtroom.detectives.base import Case, detective
 from courtroom.detectives.common import REPO, SCAN_INCOMPLETE, make
-from courtroom.detectives.parsing import SourceIndex, source_index
-from courtroom.detectives.repo.workspace import Workspace
+from courtroom.detectives.parsing import (
+    MAX_PARSE_BYTES,
+    SourceFile,
+    SourceIndex,
+    parse_bytes,
+    source_index,
+)
+from courtroom.detectives.repo.listing import bytecode_without_source
+from courtroom.detectives.repo.workspace import Workspace, python_source
 from courtroom.detectives.security.report import combine
 from courtroom.detectives.security.rules import clone_into_cwd, hardcoded_secrets
 from courtroom.detectives.security.scanner import start_scan
@@ -31,6 +41,29 @@ _MEMO = "security_report"
 def security_report(ws: Workspace) -> SecurityReport | None:
     """The report the detective stored for this workspace (None if it did not finish)."""
     return ws.memo(_MEMO, lambda: None)
+
+
+def examined(ws: Workspace, index: SourceIndex) -> SourceIndex:
+    """The parsed files as the interpreter reads them, plus every other file it could run
+    as Python; what cannot be examined is listed with the reason, never dropped."""
+    parsed = {sf.path: sf for sf in index.files}
+    reported = {rel for rel, _ in index.unexamined}
+    paths = sorted({*parsed, *index.skipped, *ws.python_files()} - reported)
+    files: list[SourceFile] = []
+    missed = [(rel, "compiled Python without its source beside it: the import system loads "
+                    "it, and bytecode is not examined")
+              for rel in bytecode_without_source(ws.files())]
+    for rel in paths:
+        sf = parsed.get(rel)
+        data = sf.source if sf else ws.read_bytes(rel, limit=MAX_PARSE_BYTES)
+        source = f"unreadable or over the {MAX_PARSE_BYTES:,}-byte limit" if data is None \
+            else python_source(data)
+        if isinstance(source, str):
+            missed.append((rel, source))
+        else:
+            files.append(sf if sf and source is data else parse_bytes(rel, source))
+    return SourceIndex(files, index.skipped, len(paths) + len(reported),
+                       sorted([*index.unexamined, *missed]))
 
 
 def build_report(index: SourceIndex) -> SecurityReport:
@@ -92,8 +125,8 @@ def _summary(report: SecurityReport) -> list[Evidence]:
 @detective(NAME)
 def security(case: Case) -> list[Evidence]:
     """Security findings with path:line, CWE, severity and confirmed/unconfirmed status."""
-    index = source_index(case.workspace)
-    if not index.files and not index.skipped:
+    index = examined(case.workspace, source_index(case.workspace))
+    if not index.files and not index.unexamined:
         return [make(NAME, "Security scan of Python sources", False, ".",
                      "No readable Python file to scan.", 0.9, (REPO, "tools", "missing"))]
     report = build_report(index)
