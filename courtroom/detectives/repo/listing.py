@@ -56,8 +56,8 @@ def may_be_python(rel: str) -> bool:
     """Whether the security scan may treat a file as Python, judged by name alone.
 
     Extensionless names count because a shebang can make them Python: counting them all
-    keeps that part of the listing name-only and only ever errs towards the source cap
-    (which fails closed). Any other name is Python only by its shebang (``Listing.scripts``).
+    keeps the source cap name-only for them and only ever errs towards it (which fails
+    closed). Any other name is Python only by its shebang (``Listing.scripts``).
     """
     return rel.lower().endswith((*PYTHON_SUFFIXES, *BYTECODE_SUFFIXES)) or extensionless(rel)
 
@@ -156,7 +156,8 @@ class Listing:
     files: list[str] = field(default_factory=list)
     #: display name -> real (surrogate-escaped) relative name, where they differ.
     real: dict[str, str] = field(default_factory=dict)
-    #: Listed files not named like Python whose shebang runs the interpreter (``run.cgi``).
+    #: Listed files not named like Python whose shebang runs the interpreter (``run.cgi``,
+    #: ``bin/deploy``).
     scripts: list[str] = field(default_factory=list)
     source_left_out: int = 0
     other_left_out: int = 0
@@ -221,7 +222,8 @@ class _Walk:
         if self.skip(shown):
             self.listing.ignored += 1
             return
-        script = not may_be_python(shown) and python_shebang(full)
+        named = shown.lower().endswith((*PYTHON_SUFFIXES, *BYTECODE_SUFFIXES))
+        script = not named and python_shebang(full)
         is_source = script or may_be_python(shown)
         bucket, cap = (self.source, MAX_SOURCE_FILES) if is_source else \
             (self.other, MAX_OTHER_FILES)
