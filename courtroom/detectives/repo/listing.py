@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -65,16 +66,21 @@ def may_be_python(rel: str) -> bool:
 def python_shebang(path: str) -> bool:
     """Whether a regular file's first line starts the interpreter (``#!/usr/bin/env python3``).
 
-    Only regular files are opened (a FIFO would block the walk). The kernel reads at most
-    256 bytes of a shebang line, so that is all that is read.
+    Opened without blocking and read only when regular (a FIFO would stall the walk); the
+    kernel reads at most 256 bytes of a shebang line, so that is all that is read.
     """
     try:
-        if not os.path.isfile(path):
-            return False
-        with open(path, "rb") as handle:
-            first = handle.readline(256)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
         return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        first = os.read(fd, 256).split(b"\n", 1)[0]
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
     return first.startswith(b"#!") and (b"python" in first or b"pypy" in first)
 
 

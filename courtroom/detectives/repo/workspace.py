@@ -80,7 +80,7 @@ def python_source(data: bytes) -> bytes | str:
     try:
         text = _COOKIE.sub(rb"\1_", prefix, count=2) + data[len(prefix):]
         decoded, as_script = text.decode(codec), prefix.decode(codec)
-    except (UnicodeDecodeError, LookupError) as exc:
+    except (UnicodeError, LookupError, ValueError) as exc:
         return f"declares the encoding {codec}, which does not decode it ({type(exc).__name__})"
     if as_script != prefix.decode("utf-8", errors="replace"):
         return f"declares the encoding {codec}, under which its first lines read differently " \

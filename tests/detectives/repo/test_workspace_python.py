@@ -12,6 +12,7 @@ from courtroom.detectives.repo.workspace import Workspace, open_workspace, pytho
 
 DECODED = [
     b"# coding: utf-7\nimport os\n# +AAo-os.system(x)\n",
+    b"# coding: unicode_escape\nimport os\n# \\x0aos.system(x)\n",
     b"#!/usr/bin/env python\n# -*- coding: latin-1 -*-\nname = 'caf\xe9'\n",
     b"# vim: set fileencoding=cp1252 :\nquote = '\x93hi\x94'\n",
 ]
