@@ -93,6 +93,7 @@ def _bytecode(source: str) -> bytes:
     ("helpers.py", b"version https://git-lfs.github.com/spec/v1\noid sha256:" + b"ab" * 32
      + b"\nsize 80\n", "a Git LFS pointer"),
     ("helpers.pyc", _bytecode(INJECTION), "compiled Python without its source"),
+    ("tool.pyz", b"#!/usr/bin/env python3\nPK\x05\x06" + bytes(18), "a zip application"),
     ("helpers.py", b"# coding: rot13\n" + INJECTION.encode(), "declares the encoding rot13"),
 ])
 def test_python_that_cannot_be_examined_is_named_and_fails_closed(

@@ -35,6 +35,9 @@ SOURCE_SUFFIXES = (".py", ".pyw")
 PYTHON_SUFFIXES = (*SOURCE_SUFFIXES, ".wsgi")
 #: Compiled Python the import system loads without its source.
 BYTECODE_SUFFIXES = (".pyc", ".pyo")
+#: Zip applications: the interpreter runs them by name, and what they hold is not examined.
+ZIPAPP_SUFFIXES = (".pyz", ".pyzw")
+_NAMED = (*PYTHON_SUFFIXES, *BYTECODE_SUFFIXES, *ZIPAPP_SUFFIXES)
 #: Most possible source files listed (see ``may_be_python``): a repository with more is
 #: audited on the first ones only, and the scan is marked incomplete.
 MAX_SOURCE_FILES = 20_000
@@ -60,7 +63,7 @@ def may_be_python(rel: str) -> bool:
     keeps the source cap name-only for them and only ever errs towards it (which fails
     closed). Any other name is Python only by its shebang (``Listing.scripts``).
     """
-    return rel.lower().endswith((*PYTHON_SUFFIXES, *BYTECODE_SUFFIXES)) or extensionless(rel)
+    return rel.lower().endswith(_NAMED) or extensionless(rel)
 
 
 def python_shebang(path: str) -> bool:
@@ -228,7 +231,7 @@ class _Walk:
         if self.skip(shown):
             self.listing.ignored += 1
             return
-        named = shown.lower().endswith((*PYTHON_SUFFIXES, *BYTECODE_SUFFIXES))
+        named = shown.lower().endswith(_NAMED)
         script = not named and python_shebang(full)
         is_source = script or may_be_python(shown)
         bucket, cap = (self.source, MAX_SOURCE_FILES) if is_source else \

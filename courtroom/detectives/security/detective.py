@@ -21,7 +21,7 @@ from courtroom.detectives.parsing import (
     parse_bytes,
     source_index,
 )
-from courtroom.detectives.repo.listing import bytecode_without_source
+from courtroom.detectives.repo.listing import ZIPAPP_SUFFIXES, bytecode_without_source
 from courtroom.detectives.repo.workspace import Workspace, python_source
 from courtroom.detectives.security.report import combine
 from courtroom.detectives.security.rules import clone_into_cwd, hardcoded_secrets
@@ -53,6 +53,8 @@ def examined(ws: Workspace, index: SourceIndex) -> SourceIndex:
     missed = [(rel, "compiled Python without its source beside it: the import system loads "
                     "it, and bytecode is not examined")
               for rel in bytecode_without_source(ws.files())]
+    missed += [(rel, "a zip application: the interpreter runs what it holds, which is not "
+                     "examined") for rel in ws.files(ZIPAPP_SUFFIXES)]
     for rel in paths:
         sf = parsed.get(rel)
         data = sf.source if sf else ws.read_bytes(rel, limit=MAX_PARSE_BYTES)

@@ -16,10 +16,11 @@ def _walk(root: Path, committed: listing.Committed = None) -> listing.Listing:
 
 
 @pytest.mark.parametrize(("rel", "expected"), [
-    ("app.wsgi", True), ("views.pyc", True), ("pkg/__pycache__/m.cpython-311.pyo", True),
+    ("app.wsgi", True), ("views.pyc", True), ("tool.pyz", True),
+    ("pkg/__pycache__/m.cpython-311.pyo", True),
     ("run.cgi", False), ("deploy.sh", False), ("app.pyi", False),
 ])
-def test_python_by_name_includes_wsgi_and_bytecode(rel: str, expected: bool) -> None:
+def test_python_by_name_includes_wsgi_bytecode_and_zip_apps(rel: str, expected: bool) -> None:
     assert listing.may_be_python(rel) is expected
 
 

@@ -43,14 +43,14 @@ def test_every_file_that_cannot_be_examined_is_named_with_its_reason(
         "nul.py": b"x = 1\n\x00",
         "lfs.py": "version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 9\n",
         "views.pyc": b"\x00\x01", "kept.py": "", "__pycache__/kept.cpython-311.pyc": b"\x00",
-        "huge.wsgi": "x = 1\n" * 120_000,
+        "huge.wsgi": "x = 1\n" * 120_000, "tool.pyz": b"#!/usr/bin/env python3\nPK\x03\x04",
     }
     case = open_case(make_repo(tmp_path / "r", files=files))
     ev = security(case)
     report = security_report(case.workspace)
     assert report is not None and report.files_examined == 2  # ok.py, kept.py
     assert [line.split(":")[0] for line in report.not_examined] == [
-        "huge.wsgi", "lfs.py", "nul.py", "views.pyc"]
+        "huge.wsgi", "lfs.py", "nul.py", "tool.pyz", "views.pyc"]
     assert "huge.wsgi: unreadable or over the 600,000-byte limit" in report.not_examined
     incomplete = [e for e in ev if SCAN_INCOMPLETE in e.tags]
     assert len(incomplete) == 1 and "views.pyc: compiled Python without its source" in \
