@@ -26,8 +26,8 @@ INJECTION = "import subprocess\nimport sys\n\nsubprocess.run(sys.argv[1], shell=
 APP = "import helpers\n\nhelpers.main()\n"
 
 
-def _failed(root: Path, out: Path) -> Verdict:
-    outcome = audit(AuditConfig(target=str(root), out_dir=out))
+def _failed(root: Path, out: Path, tree_ignore: tuple[str, ...] = ()) -> Verdict:
+    outcome = audit(AuditConfig(target=str(root), out_dir=out, tree_ignore=tree_ignore))
     assert outcome.verdict is not None
     assert outcome.verdict.conclusion == "failure"
     assert outcome.exit_code == EXIT_FAILURE
@@ -72,6 +72,14 @@ def test_python_not_named_py_is_scanned(tmp_path: Path, name: str, head: str) ->
     repo = make_repo(tmp_path / "r", files={"README.md": "# app\n", name: head + INJECTION})
     line = 4 + head.count("\n")
     assert _confirmed(_failed(repo, tmp_path / "out")) == [f"{name}:{line}"]
+
+
+def test_ignore_globs_in_the_tree_cannot_hide_a_python_script(tmp_path: Path) -> None:
+    # The tree's own config may hide any file not named like Python (tree_ignore).
+    repo = make_repo(tmp_path / "r", files={"run.cgi": "#!/usr/bin/env python3\n" + INJECTION})
+    verdict = _failed(repo, tmp_path / "out", tree_ignore=("*.cgi",))
+    assert any("1 Python script(s) (by their shebang) matched the ignore globs and were not "
+               "scanned (run.cgi)" in line for line in verdict.errors)
 
 
 def test_a_utf7_encoding_declaration_cannot_hide_code_in_a_comment(tmp_path: Path) -> None:

@@ -171,16 +171,20 @@ class Listing:
     source_left_out: int = 0
     other_left_out: int = 0
     ignored: int = 0
+    #: Ignored files whose shebang makes them Python: the scan did not see them.
+    ignored_scripts: list[str] = field(default_factory=list)
     unreadable: list[str] = field(default_factory=list)
     walk_stopped: bool = False
 
     @property
     def source_incomplete(self) -> bool:
         """Whether some source file may be missing from the listing."""
-        return bool(self.source_left_out or self.unreadable or self.walk_stopped)
+        return bool(self.source_left_out or self.unreadable or self.walk_stopped
+                    or self.ignored_scripts)
 
     def notes(self) -> list[str]:
-        """One line per limit that left files unread (ignored files are not a limit)."""
+        """One line per limit that left files unread (ignored files are not a limit, unless
+        their shebang makes them Python)."""
         out: list[str] = []
         if self.source_left_out:
             out.append(f"{self.source_left_out} possible Python source file(s) (named "
@@ -192,6 +196,10 @@ class Listing:
         if self.walk_stopped:
             out.append(f"the listing stopped after {MAX_WALK_ENTRIES} entries; later files "
                        "were not listed or scanned")
+        if self.ignored_scripts:
+            out.append(f"{len(self.ignored_scripts)} Python script(s) (by their shebang) "
+                       f"matched the ignore globs and were not scanned "
+                       f"({', '.join(self.ignored_scripts[:5])})")
         if self.unreadable:
             shown = ", ".join(self.unreadable[:5])
             out.append(f"{len(self.unreadable)} folder(s) could not be read ({shown})")
@@ -230,6 +238,10 @@ class _Walk:
         shown = shown_name(real)
         if self.skip(shown):
             self.listing.ignored += 1
+            # Globs (the tree's own among them) may hide any name not like Python: a script
+            # its shebang makes Python would go unscanned, so the scan is incomplete.
+            if not may_be_python(shown) and python_shebang(full):
+                self.listing.ignored_scripts.append(shown)
             return
         named = shown.lower().endswith(_NAMED)
         script = not named and python_shebang(full)

@@ -57,6 +57,16 @@ def test_padding_cannot_crowd_out_a_script_of_any_name(
     assert "zz/run.sh" not in found.files and not found.source_incomplete
 
 
+def test_an_ignored_script_leaves_the_scan_incomplete(tmp_path: Path) -> None:
+    (tmp_path / "run.cgi").write_text("#!/usr/bin/env python3\nx = 1\n")
+    (tmp_path / "page.cgi").write_text("#!/bin/sh\necho hi\n")
+    found = listing.walk(str(tmp_path), lambda _path: True, ignore=("*.cgi",))
+    assert found.files == [] and found.ignored == 2
+    assert found.ignored_scripts == ["run.cgi"] and found.source_incomplete
+    assert found.notes() == ["1 Python script(s) (by their shebang) matched the ignore globs "
+                             "and were not scanned (run.cgi)"]
+
+
 def test_a_script_beyond_the_source_cap_leaves_the_scan_incomplete(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
