@@ -26,7 +26,8 @@ from courtroom.detectives.repo.workspace import Workspace, python_source
 from courtroom.detectives.security.report import combine
 from courtroom.detectives.security.rules import clone_into_cwd, hardcoded_secrets
 from courtroom.detectives.security.scanner import start_scan
-from courtroom.detectives.security.taint import Engine
+from courtroom.detectives.security.taint import Engine, Flow
+from courtroom.detectives.security.taint.program import module_name
 from courtroom.findings import SecurityFinding, SecurityReport
 from courtroom.models import SECURITY_TAG, Evidence
 from courtroom.untrusted import one_line
@@ -68,12 +69,35 @@ def examined(ws: Workspace, index: SourceIndex) -> SourceIndex:
                        sorted([*index.unexamined, *missed]))
 
 
+def _taint(files: list[SourceFile]) -> tuple[list[Flow], dict[str, str]]:
+    """Taint flows in every file, and the files whose analysis could not finish.
+
+    The engine knows a module by its dotted name, which two files can share (``x.py`` and
+    ``x/__init__.py``, ``app/wsgi.py`` and ``app.wsgi``): the first would shadow the
+    other's top level. Each further file of a shared name is analysed in another run,
+    beside every file whose name is unique, so none goes unexamined.
+    """
+    named: dict[str, list[SourceFile]] = {}
+    for sf in files:
+        named.setdefault(module_name(sf.path), []).append(sf)
+    unique = [group[0] for group in named.values() if len(group) == 1]
+    shared = [group for group in named.values() if len(group) > 1]
+    flows: dict[tuple[str, int, int, str], Flow] = {}
+    unfinished: dict[str, str] = {}
+    for layer in range(max((len(group) for group in shared), default=1)):
+        run = [*unique, *(group[layer] for group in shared if layer < len(group))]
+        engine = Engine(sorted(run, key=lambda sf: sf.path))
+        for flow in engine.run():
+            flows.setdefault((flow.path, flow.line, flow.column, flow.rule), flow)
+        unfinished.update(engine.unfinished)
+    return sorted(flows.values(), key=lambda f: (f.path, f.line, f.column, f.rule)), unfinished
+
+
 def build_report(index: SourceIndex) -> SecurityReport:
     """Scan a parsed repository: taint flows, bandit issues and tree-sitter rules."""
     files = {sf.path: sf for sf in index.files}
     pending = start_scan([(sf.path, sf.source) for sf in index.files])
-    engine = Engine(index.files)
-    flows = engine.run()
+    flows, unfinished = _taint(index.files)
     result = pending()
     hits = [(hit, sf) for sf in index.files
             for hit in (*clone_into_cwd(sf), *hardcoded_secrets(sf))]
@@ -83,7 +107,7 @@ def build_report(index: SourceIndex) -> SecurityReport:
         files_examined=len(index.files), bandit_scanned=result.scanned,
         tree_sitter_only=[f"{path}: {why}" for path, why in result.skipped],
         not_examined=[f"{path}: {why}" for path, why in
-                      (*index.unexamined, *sorted(engine.unfinished.items()))],
+                      (*index.unexamined, *sorted(unfinished.items()))],
         confirmed=confirmed, unconfirmed=len(findings) - confirmed, findings=findings)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from builders import make_repo
 
 from courtroom.detectives.common import SCAN_INCOMPLETE
@@ -72,3 +73,16 @@ def test_a_script_of_any_name_is_scanned(tmp_path: Path, open_case: OpenCase) ->
     files = {"cgi-bin/run.cgi": "#!/usr/bin/env python3\n" + INJECTION}
     ev = security(open_case(make_repo(tmp_path / "r", files=files)))
     assert "security" in next(e for e in ev if e.location == "cgi-bin/run.cgi:5").tags
+
+
+@pytest.mark.parametrize("files", [
+    {"app.wsgi": "y = 1\n", "app/wsgi.py": INJECTION},
+    {"x.py": "y = 1\n", "x/__init__.py": INJECTION},
+    {"x.py": INJECTION, "x/__init__.py": "y = 1\n"},
+])
+def test_a_file_sharing_a_module_name_cannot_shadow_another(
+    tmp_path: Path, open_case: OpenCase, files: dict[str, str]
+) -> None:
+    hidden = next(path for path, text in files.items() if text == INJECTION)
+    ev = security(open_case(make_repo(tmp_path / "r", files=files)))
+    assert "security" in next(e for e in ev if e.location == f"{hidden}:4").tags
