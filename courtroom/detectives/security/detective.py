@@ -51,8 +51,8 @@ def examined(ws: Workspace, index: SourceIndex) -> SourceIndex:
     reported = {rel for rel, _ in index.unexamined}
     paths = sorted({*parsed, *index.skipped, *ws.python_files()} - reported)
     files: list[SourceFile] = []
-    missed = [(rel, "compiled Python without its source beside it: the import system loads "
-                    "it, and bytecode is not examined")
+    missed = [(rel, "compiled Python without its source beside it: the interpreter can "
+                    "import or run it, and bytecode is not examined")
               for rel in bytecode_without_source(ws.files())]
     missed += [(rel, "a zip application: the interpreter runs what it holds, which is not "
                      "examined") for rel in ws.files(ZIPAPP_SUFFIXES)]
