@@ -6,9 +6,12 @@ tree, or hands a user-supplied string to git where git could read it as an optio
 
 from __future__ import annotations
 
+import io
 import os
+import re
 import tempfile
 import threading
+import tokenize
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,9 +24,17 @@ from courtroom.detectives.repo.clone import (
     is_url,
     validate_url,
 )
-from courtroom.detectives.repo.listing import SKIP_DIRS, Ignore, Listing, skipper, walk
+from courtroom.detectives.repo.listing import (
+    PYTHON_SUFFIXES,
+    SKIP_DIRS,
+    Committed,
+    Ignore,
+    Listing,
+    skipper,
+    walk,
+)
 from courtroom.errors import TargetError
-from courtroom.git import git_dir, git_env, run_git
+from courtroom.git import git_bytes, git_dir, git_env, run_git
 
 __all__ = ["MAX_CLONE_BYTES", "SKIP_DIRS", "Workspace", "display_name", "git_env", "is_url",
            "open_workspace", "run_git", "validate_url"]
@@ -32,6 +43,63 @@ T = TypeVar("T")
 
 #: Largest file read as text; larger ones are treated as unreadable (data dumps, bundles).
 MAX_FILE_BYTES = 1_000_000
+#: The first line of a Git LFS pointer: the file it stands for is not in the checkout.
+_LFS_POINTER = re.compile(rb"\Aversion https://(git-lfs|hawser)\.github\.com/spec/")
+#: A PEP 263 declaration (as the tokenizer matches it), to be neutralised once decoded.
+_COOKIE = re.compile(rb"^([ \t\f]*#.*?coding)[:=]", re.MULTILINE)
+
+
+def python_source(data: bytes) -> bytes | str:
+    """The UTF-8 text the interpreter would run from a file's bytes, or why it cannot be
+    examined.
+
+    A PEP 263 declaration (``# coding: utf-7``) makes Python decode the file with that
+    codec: the decoded text is what runs, so that is what is examined, its declaration
+    neutralised (bandit would otherwise decode it a second time). An import decodes the
+    whole file, a script run by name only what follows the declaration: when the two
+    differ, neither is examined. A NUL byte (binary to every reader) or a Git LFS pointer
+    (the code it stands for is elsewhere) cannot be examined.
+    """
+    if _LFS_POINTER.match(data):
+        return "a Git LFS pointer: the code it stands for is not in the checkout"
+    if b"\x00" in data:
+        return "holds a NUL byte, so it reads as binary"
+    lines = io.BytesIO(data)
+    try:
+        codec, head = tokenize.detect_encoding(lines.readline)
+    except SyntaxError:
+        # Undecodable first lines without a declaration are examined as they are (the
+        # parser tolerates bad bytes); a declaration naming no codec is not.
+        lines.seek(0)
+        if not _COOKIE.search(lines.readline() + lines.readline()):
+            return data
+        return "its encoding declaration names no codec this interpreter knows"
+    if codec in ("utf-8", "utf-8-sig"):
+        return data
+    prefix = b"".join(head)
+    try:
+        text = _COOKIE.sub(rb"\1_", prefix, count=2) + data[len(prefix):]
+        decoded, as_script = text.decode(codec), prefix.decode(codec)
+    except (UnicodeError, LookupError, ValueError) as exc:
+        return f"declares the encoding {codec}, which does not decode it ({type(exc).__name__})"
+    if as_script != prefix.decode("utf-8", errors="replace"):
+        return f"declares the encoding {codec}, under which its first lines read differently " \
+               "when imported and when run"
+    return decoded.encode("utf-8", errors="replace")
+
+
+def committed_folders(root: Path, commit: str) -> Committed:
+    """Whether the commit holds a folder (a tree or a submodule), from ``git ls-tree``;
+    None when git cannot say."""
+    out = git_bytes(root, "ls-tree", "-r", "-t", "-z", "--full-tree", commit)
+    if out is None:
+        return None
+    folders = set()
+    for entry in out.split(b"\0"):
+        meta, _, path = entry.partition(b"\t")
+        if meta.split(b" ")[1:2] in ([b"tree"], [b"commit"]):
+            folders.add(os.fsdecode(path))
+    return folders.__contains__
 
 
 class Workspace:
@@ -61,17 +129,23 @@ class Workspace:
         """The one walk of the tree (files, escaped names, what the limits left out)."""
         with self._lock:
             if self._listing is None:
-                self._listing = walk(str(self.root), self._inside, self.ignore)
+                committed = committed_folders(self.root, self.commit) if self.commit else None
+                self._listing = walk(str(self.root), self._inside, self.ignore, committed)
             return self._listing
 
     def files(self, suffixes: tuple[str, ...] | None = None) -> list[str]:
-        """Repo-relative POSIX display names of regular files, sorted; vendored folders
-        skipped."""
+        """Repo-relative POSIX display names of regular files, sorted; folders of
+        third-party code skipped only when the commit does not hold them."""
         listed = self.listing.files
         if suffixes is None:
             return list(listed)
         lowered = tuple(s.lower() for s in suffixes)
         return [p for p in listed if p.lower().endswith(lowered)]
+
+    def python_files(self) -> list[str]:
+        """Every listed file the interpreter runs as Python source: by its name or by its
+        shebang (``run.cgi``); compiled files are ``listing.bytecode_without_source``'s."""
+        return sorted({*self.files(PYTHON_SUFFIXES), *self.listing.scripts})
 
     def _inside(self, path: str) -> bool:
         return self._resolve_inside(path) is not None

@@ -3,20 +3,31 @@
 Only a **confirmed** finding (attacker data shown to reach the sink, or an unsafe setting in
 production code) carries the ``security`` tag that drives the chief justice's security cap.
 Every finding, confirmed or not, goes into the verdict's ``security`` section and the SARIF
-file; a file that could not be examined is reported with the ``scan_incomplete`` tag so the
-gate fails closed instead of passing on a partial scan.
+file. Whatever the interpreter could run as Python is examined as the interpreter would read
+it (``*.wsgi``, a ``run.cgi`` with a Python shebang, a file declaring ``# coding: utf-7``)
+or named with the reason it could not be (NUL bytes, a Git LFS pointer, bytecode without
+its source): that list carries the ``scan_incomplete`` tag, so the gate fails closed instead
+of passing on a partial scan.
 """
 
 from __future__ import annotations
 
 from courtroom.detectives.base import Case, detective
 from courtroom.detectives.common import REPO, SCAN_INCOMPLETE, make
-from courtroom.detectives.parsing import SourceIndex, source_index
-from courtroom.detectives.repo.workspace import Workspace
+from courtroom.detectives.parsing import (
+    MAX_PARSE_BYTES,
+    SourceFile,
+    SourceIndex,
+    parse_bytes,
+    source_index,
+)
+from courtroom.detectives.repo.listing import ZIPAPP_SUFFIXES, bytecode_without_source
+from courtroom.detectives.repo.workspace import Workspace, python_source
 from courtroom.detectives.security.report import combine
 from courtroom.detectives.security.rules import clone_into_cwd, hardcoded_secrets
 from courtroom.detectives.security.scanner import start_scan
-from courtroom.detectives.security.taint import Engine
+from courtroom.detectives.security.taint import Engine, Flow
+from courtroom.detectives.security.taint.program import module_name
 from courtroom.findings import SecurityFinding, SecurityReport
 from courtroom.models import SECURITY_TAG, Evidence
 from courtroom.untrusted import one_line
@@ -33,12 +44,60 @@ def security_report(ws: Workspace) -> SecurityReport | None:
     return ws.memo(_MEMO, lambda: None)
 
 
+def examined(ws: Workspace, index: SourceIndex) -> SourceIndex:
+    """The parsed files as the interpreter reads them, plus every other file it could run
+    as Python; what cannot be examined is listed with the reason, never dropped."""
+    parsed = {sf.path: sf for sf in index.files}
+    reported = {rel for rel, _ in index.unexamined}
+    paths = sorted({*parsed, *index.skipped, *ws.python_files()} - reported)
+    files: list[SourceFile] = []
+    missed = [(rel, "compiled Python without its source beside it: the interpreter can "
+                    "import or run it, and bytecode is not examined")
+              for rel in bytecode_without_source(ws.files())]
+    missed += [(rel, "a zip application: the interpreter runs what it holds, which is not "
+                     "examined") for rel in ws.files(ZIPAPP_SUFFIXES)]
+    for rel in paths:
+        sf = parsed.get(rel)
+        data = sf.source if sf else ws.read_bytes(rel, limit=MAX_PARSE_BYTES)
+        source = f"unreadable or over the {MAX_PARSE_BYTES:,}-byte limit" if data is None \
+            else python_source(data)
+        if isinstance(source, str):
+            missed.append((rel, source))
+        else:
+            files.append(sf if sf and source is data else parse_bytes(rel, source))
+    return SourceIndex(files, index.skipped, len(paths) + len(reported),
+                       sorted([*index.unexamined, *missed]))
+
+
+def _taint(files: list[SourceFile]) -> tuple[list[Flow], dict[str, str]]:
+    """Taint flows in every file, and the files whose analysis could not finish.
+
+    The engine knows a module by its dotted name, which two files can share (``x.py`` and
+    ``x/__init__.py``, ``app/wsgi.py`` and ``app.wsgi``): the first would shadow the
+    other's top level. Each further file of a shared name is analysed in another run,
+    beside every file whose name is unique, so none goes unexamined.
+    """
+    named: dict[str, list[SourceFile]] = {}
+    for sf in files:
+        named.setdefault(module_name(sf.path), []).append(sf)
+    unique = [group[0] for group in named.values() if len(group) == 1]
+    shared = [group for group in named.values() if len(group) > 1]
+    flows: dict[tuple[str, int, int, str], Flow] = {}
+    unfinished: dict[str, str] = {}
+    for layer in range(max((len(group) for group in shared), default=1)):
+        run = [*unique, *(group[layer] for group in shared if layer < len(group))]
+        engine = Engine(sorted(run, key=lambda sf: sf.path))
+        for flow in engine.run():
+            flows.setdefault((flow.path, flow.line, flow.column, flow.rule), flow)
+        unfinished.update(engine.unfinished)
+    return sorted(flows.values(), key=lambda f: (f.path, f.line, f.column, f.rule)), unfinished
+
+
 def build_report(index: SourceIndex) -> SecurityReport:
     """Scan a parsed repository: taint flows, bandit issues and tree-sitter rules."""
     files = {sf.path: sf for sf in index.files}
     pending = start_scan([(sf.path, sf.source) for sf in index.files])
-    engine = Engine(index.files)
-    flows = engine.run()
+    flows, unfinished = _taint(index.files)
     result = pending()
     hits = [(hit, sf) for sf in index.files
             for hit in (*clone_into_cwd(sf), *hardcoded_secrets(sf))]
@@ -48,7 +107,7 @@ def build_report(index: SourceIndex) -> SecurityReport:
         files_examined=len(index.files), bandit_scanned=result.scanned,
         tree_sitter_only=[f"{path}: {why}" for path, why in result.skipped],
         not_examined=[f"{path}: {why}" for path, why in
-                      (*index.unexamined, *sorted(engine.unfinished.items()))],
+                      (*index.unexamined, *sorted(unfinished.items()))],
         confirmed=confirmed, unconfirmed=len(findings) - confirmed, findings=findings)
 
 
@@ -92,8 +151,8 @@ def _summary(report: SecurityReport) -> list[Evidence]:
 @detective(NAME)
 def security(case: Case) -> list[Evidence]:
     """Security findings with path:line, CWE, severity and confirmed/unconfirmed status."""
-    index = source_index(case.workspace)
-    if not index.files and not index.skipped:
+    index = examined(case.workspace, source_index(case.workspace))
+    if not index.files and not index.unexamined:
         return [make(NAME, "Security scan of Python sources", False, ".",
                      "No readable Python file to scan.", 0.9, (REPO, "tools", "missing"))]
     report = build_report(index)

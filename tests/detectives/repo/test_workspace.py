@@ -147,20 +147,36 @@ def test_symlinks_out_of_the_tree_are_not_followed(tmp_path: Path) -> None:
     assert ws.read_text("inner.py") == "x = 1\n"
 
 
-def test_vendored_folders_are_skipped(tmp_path: Path) -> None:
-    files = {f"{d}/m.py": "x = 1\n" for d in ("node_modules", "build", "dist",
-                                              "lib/site-packages", "__pycache__")}
+VENDORED = ("node_modules", "build", "dist", "lib/site-packages", "__pycache__", ".eggs",
+            "pkg.egg-info", ".venv", "venv", "env")
+
+
+def test_untracked_vendored_folders_of_a_checkout_are_skipped(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r", files={"src/app.py": "y = 1\n"})
+    for folder in VENDORED:
+        (repo / folder).mkdir(parents=True)
+        (repo / folder / "m.py").write_text("x = 1\n")
+    (repo / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    with open_workspace(str(repo), timeout=10) as ws:
+        assert ws.files() == ["src/app.py"]
+
+
+def test_committed_vendored_folders_are_read(tmp_path: Path) -> None:
+    # Only what the commit does not hold is provably someone else's code: a committed
+    # build/ or a folder with a committed pyvenv.cfg is the author's, whatever its name.
+    files = {f"{d}/m.py": "x = 1\n" for d in VENDORED}
     venvs = {f"{d}/pyvenv.cfg": "home = /usr/bin\n" for d in (".venv", "venv", "env")}
-    repo = make_repo(tmp_path / "r", files={**files, **venvs, "venv/lib/m.py": "x = 1\n",
-                                            "src/app.py": "y = 1\n"})
-    assert Workspace(repo, "r").files() == ["src/app.py"]
-
-
-def test_a_package_named_like_a_virtualenv_is_read(tmp_path: Path) -> None:
-    # Only a real virtualenv (pyvenv.cfg) is someone else's code; env/ can be a package.
-    repo = make_repo(tmp_path / "r", files={"env/handler.py": "x = 1\n",
-                                            "venv/__init__.py": ""})
-    assert Workspace(repo, "r").files() == ["env/handler.py", "venv/__init__.py"]
+    repo = make_repo(tmp_path / "r", files={**files, **venvs, "src/app.py": "y = 1\n"})
+    (repo / "build" / "untracked").mkdir()
+    (repo / "build" / "untracked" / "x.py").write_text("x = 1\n")
+    (repo / "dist" / "build").mkdir()
+    (repo / "dist" / "build" / "x.py").write_text("x = 1\n")
+    with open_workspace(str(repo), timeout=10) as ws:
+        listed = ws.files((".py",))
+    assert listed == sorted([*files, "src/app.py", "build/untracked/x.py"])
+    # Without a readable history nothing is provably third-party: every folder is read.
+    assert "dist/build/x.py" in Workspace(repo, "r").files()
+    assert not any(f.startswith(".git/") for f in Workspace(repo, "r").files())
 
 
 def test_binary_non_utf8_and_huge_files(tmp_path: Path) -> None:
@@ -279,8 +295,8 @@ def test_source_left_out_by_a_cap_is_reported(tmp_path: Path,
     assert ws.files() == [f"m{i}.py" for i in range(5)]
     assert ws.listing.source_incomplete
     assert ws.listing.notes() == [
-        "3 possible Python source file(s) (*.py, *.pyw or extensionless) beyond the "
-        "5-file cap were not listed or scanned"]
+        "3 possible Python source file(s) (named like Python, extensionless or with a "
+        "Python shebang) beyond the 5-file cap were not listed or scanned"]
 
 
 def test_a_huge_tree_stops_the_walk_and_says_so(tmp_path: Path,
