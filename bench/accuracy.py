@@ -7,8 +7,8 @@ and criterion, the score beside the graders' band, and overall:
 
 - the share of (submission, criterion) scores inside the band (target >= 90%);
 - Spearman's rank correlation between the scores and the band midpoints (target >= 0.8);
-- false security caps: the security override firing where the graders' band lies above
-  the cap (target 0), and each submission's conclusion;
+- false security caps: the security override firing where the graders' whole band lies
+  above the cap (target 0), and each submission's conclusion;
 - remediation lines repeated in three or more criteria of one report (target 0);
 - criteria scored 3 or less whose fix names no place (`path:line`, a commit or a PDF page)
   (target 0);
@@ -212,7 +212,7 @@ def report(outcomes: list[Outcome], cap: float = 3.0) -> dict[str, object]:
                         "share_in_band": round(got / len(part), 3) if part else 0.0,
                         "spearman": round(part_rho, 3)}
     seconds = [o.seconds for o in outcomes]
-    false_caps = [r for r in rows if r.capped and r.high > cap]
+    false_caps = [r for r in rows if r.capped and r.low > cap]
     repeats = sum(len(o.repeated) for o in outcomes)
     figures = {"scores": len(rows), "in_band": inside,
                "share_in_band": round(inside / len(rows), 3) if rows else 0.0,

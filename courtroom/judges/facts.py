@@ -196,11 +196,15 @@ class Facts:
         Credit counts each distinct goal once, at its highest confidence: twelve typed
         classes do not outweigh the one missing reducer, since a criterion is judged on how
         many of its aspects hold. Charges count each adverse fact (up to CHARGES_PER_GOAL of
-        one goal): two false quotations are two charges. Unverified (low-confidence)
-        support earns ``weak_credit`` of its weight as credit but stays whole in the total:
-        a sceptic gives it nothing.
+        one goal): two false quotations are two charges. A confirmed security flaw charges
+        once per kind: the security cap is its weight, and the same flaw found in eight
+        places is one defect to fix, not eight reasons to doubt the rest. Unverified
+        (low-confidence) support earns ``weak_credit`` of its weight as credit but stays whole
+        in the total: a sceptic gives it nothing.
         """
-        credit, charge = _weight(self.supports), _weight(self.adverse, per_goal=CHARGES_PER_GOAL)
+        others = [e for e in self.adverse if not _finding(e)]
+        credit = _weight(self.supports)
+        charge = _weight(others, per_goal=CHARGES_PER_GOAL) + _weight(self.security)
         if not credit + charge:
             return None
         return _weight(self.supports, weak_credit) / (credit + charge)

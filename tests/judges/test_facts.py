@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from verdict_builders import make_evidence
 
-from courtroom.judges.facts import fix_line
+from courtroom.judges.facts import Facts, fix_line
+from courtroom.models import Evidence
 
 
 def test_a_long_problem_is_cut_at_a_word_boundary_and_keeps_its_fix() -> None:
@@ -20,3 +21,14 @@ def test_a_long_problem_is_cut_at_a_word_boundary_and_keeps_its_fix() -> None:
     assert problem.endswith("…") and problem[-2] != " "
     assert problem[:-1].split()[-1] in rationale.split()  # a whole word, not a stub
     assert line.endswith("commit each layer as it is built.")
+
+
+def test_one_flaw_found_in_many_places_charges_once() -> None:
+    def finding(line: int) -> Evidence:
+        return make_evidence("Security finding: path traversal", location=f"src/api.py:{line}",
+                             tags=("github_repo", "security"), direction="adverse")
+
+    held = make_evidence("Clone isolated", location="src/tools.py:3", direction="supports")
+    once = Facts((held, finding(1))).share()
+    many = Facts((held, *(finding(n) for n in range(1, 9)))).share()
+    assert once == many and Facts((held, *(finding(n) for n in range(1, 9)))).security
