@@ -43,6 +43,8 @@ ONE_COMMIT_SHARE = 0.5
 MIN_LINES = 200
 #: A layer starts with the first commit adding this many source lines to its files.
 LAYER_LINES = 20
+#: A window this long that holds half the lines of the agent's layers is a bulk upload.
+CORE_MINUTES = 60
 #: The tools layer must precede the orchestration layer by at least this long.
 STEP_MINUTES = 30
 #: Commits changing source needed before "no commit revises an earlier file" means much.
@@ -66,6 +68,9 @@ LAYERS: dict[str, re.Pattern[str]] = {
 }
 
 
+_CORE = re.compile("|".join(f"(?:{rx.pattern})" for rx in LAYERS.values()), re.I)
+
+
 @dataclass(frozen=True)
 class Bulk:
     """How much of the code arrived at once."""
@@ -73,13 +78,22 @@ class Bulk:
     total: int  # source lines added over the whole history
     rapid: int  # of which in bursts: BURST_COMMITS+ commits each within RAPID_SECONDS
     largest: CommitInfo | None  # the commit adding the most source lines
+    core: int = 0  # source lines added to the layers' files (setup, tools, graph)
+    core_hour: int = 0  # the most of those added within one CORE_MINUTES window
 
     @property
     def found(self) -> bool:
         if self.total < MIN_LINES:
             return False
         top = self.largest.lines if self.largest else 0
-        return self.rapid >= RAPID_SHARE * self.total or top >= ONE_COMMIT_SHARE * self.total
+        return self.rapid >= RAPID_SHARE * self.total or top >= ONE_COMMIT_SHARE * self.total \
+            or self.core_found
+
+    @property
+    def core_found(self) -> bool:
+        """Half the agent's layers written within one window: a tree built elsewhere, however
+        much the rest of the repository (an API, a front end) grew afterwards."""
+        return self.core >= MIN_LINES and self.core_hour >= ONE_COMMIT_SHARE * self.core
 
 
 def bulk(commits: list[CommitInfo]) -> Bulk:
@@ -93,7 +107,15 @@ def bulk(commits: list[CommitInfo]) -> Bulk:
             runs.append([b])
     rapid = sum(c.lines for run in runs if len(run) >= BURST_COMMITS for c in run)
     largest = max(work, key=lambda c: c.lines, default=None)
-    return Bulk(sum(c.lines for c in work), rapid, largest)
+    core = [(c.when, sum(n for path, n in c.added.items() if _CORE.search(path))) for c in work]
+    window, in_window, hour = 0, 0, 0
+    for when, lines in core:  # commits are in date order: a sliding window over them
+        in_window += lines
+        while (when - core[window][0]).total_seconds() > CORE_MINUTES * 60:
+            in_window -= core[window][1]
+            window += 1
+        hour = max(hour, in_window)
+    return Bulk(sum(c.lines for c in work), rapid, largest, sum(n for _w, n in core), hour)
 
 
 def layers(commits: list[CommitInfo]) -> dict[str, int]:
@@ -129,7 +151,9 @@ def _bulk_fact(commits: list[CommitInfo], head: str) -> Evidence:
                f"commit, over {len(commits)} commits")
     if len(commits) <= 2 or span <= BULK_MINUTES or b.found:
         where = b.largest.sha if b.largest and top >= ONE_COMMIT_SHARE * b.total else head
-        why = measure if b.found else (
+        why = (f"{b.core_hour} of the {b.core} source lines of the agent's layers (state, "
+               f"tools, graph, judges) were added within {CORE_MINUTES} minutes; " if
+               b.core_found else "") + measure if b.found else (
             f"the whole history is {len(commits)} commit(s) over {span:.0f} minutes, too few "
             "to show the code being built")
         return make(NAME, "Bulk upload: most of the code arrived at once", True, where,

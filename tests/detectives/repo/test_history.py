@@ -128,3 +128,20 @@ def test_not_a_git_repository(tmp_path: Path, open_case: OpenCase) -> None:
     ev = history(open_case(tmp_path / "plain"))
     assert len(ev) == 1 and not ev[0].found and "missing" in ev[0].tags
     assert ev[0].direction == "adverse"
+
+
+def test_the_agents_layers_written_within_an_hour_are_bulk(tmp_path: Path,
+                                                          open_case: OpenCase) -> None:
+    # The layers arrive in four commits within 40 minutes; weeks of other work follow.
+    core = [Commit(f"add {p}", {p: _module(120)}, date=f"2026-02-01T10:{m:02d}:00+00:00")
+            for p, m in (("src/state.py", 0), ("src/tools/repo_tools.py", 12),
+                         ("src/nodes/judges.py", 25), ("src/graph.py", 40))]
+    rest = [Commit(f"api {d}", {f"web/page{d}.py": _module(90)},
+                   date=f"2026-02-{d + 3:02d}T10:00:00+00:00") for d in range(6)]
+    bulk = by_goal(history(open_case(make_repo(tmp_path / "r", core + rest))), "Bulk")[0]
+    assert bulk.direction == "adverse"
+    assert "480 of the 480 source lines of the agent's layers" in bulk.rationale
+    spread = [Commit(c.message, c.files, date=f"2026-02-0{i + 1}T10:00:00+00:00")
+              for i, c in enumerate(core)]
+    ev = history(open_case(make_repo(tmp_path / "s", spread + rest)))
+    assert by_goal(ev, "Code arrived in steps")[0].direction == "supports"
