@@ -199,10 +199,12 @@ def string_value(sf: SourceFile, node: Node | None) -> str | None:
 
     f-strings with interpolations are not constants, so they give None.
     """
+    # Parentheses are unwrapped in a loop: a tree may nest them up to MAX_TREE_DEPTH.
+    while node is not None and node.type == "parenthesized_expression" \
+            and node.named_child_count == 1:
+        node = node.named_children[0]
     if node is None:
         return None
-    if node.type == "parenthesized_expression" and node.named_child_count == 1:
-        return string_value(sf, node.named_children[0])
     if node.type == "concatenated_string":
         parts = [string_value(sf, c) for c in node.named_children]
         return None if any(p is None for p in parts) else "".join(p or "" for p in parts)

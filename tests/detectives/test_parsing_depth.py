@@ -3,6 +3,8 @@ scan fails closed on it; a tree within the bound is parsed as usual."""
 
 from __future__ import annotations
 
+import inspect
+import sys
 import time
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from courtroom.detectives.parsing import (
     Node,
     parse_bytes,
     source_index,
+    string_value,
     too_deep,
 )
 from courtroom.detectives.security.detective import security
@@ -53,3 +56,17 @@ def test_a_file_nested_thousands_deep_is_not_examined_and_fails_the_scan_closed(
     assert SCAN_INCOMPLETE in gap.tags and gap.direction == "adverse"
     assert "deep.py: nested deeper than" in gap.rationale
     assert by_goal(evidence, "Security finding")  # the rest of the tree is still scanned
+
+
+def test_a_string_in_parentheses_nested_to_the_bound_is_read_without_recursion() -> None:
+    depth = MAX_TREE_DEPTH - 10
+    sf = parse_bytes("p.py", ("x = " + "(" * depth + "'deep'" + ")" * depth).encode())
+    assert not too_deep(sf.root)
+    value = sf.root.named_children[0].named_children[0].child_by_field_name("right")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 50)  # far fewer frames than parentheses
+    try:
+        text = string_value(sf, value)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert text == "deep"
