@@ -153,7 +153,7 @@ def build_index(ws: Workspace) -> SourceIndex:
         parsed = parse_bytes(rel, data)
         if too_deep(parsed.root):
             skipped.append(rel)
-            unexamined.append((rel, f"nested deeper than {MAX_TREE_DEPTH:,} levels"))
+            unexamined.append((rel, f"nested too deeply (over {MAX_TREE_DEPTH:,} levels)"))
             continue
         files.append(parsed)
     return SourceIndex(files, skipped, len(paths), unexamined)

@@ -48,13 +48,13 @@ def test_a_file_nested_thousands_deep_is_not_examined_and_fails_the_scan_closed(
     case = open_case(repo)
     index = source_index(case.workspace)
     assert [sf.path for sf in index.files] == ["tool.py"]
-    assert index.unexamined == [(name, f"nested deeper than {MAX_TREE_DEPTH:,} levels")
+    assert index.unexamined == [(name, f"nested too deeply (over {MAX_TREE_DEPTH:,} levels)")
                                 for name in ("deep.py", "lists.py")]
     evidence = security(case)
     assert time.perf_counter() - started < SECONDS
     gap = by_goal(evidence, "Files the security scan could not examine")[0]
     assert SCAN_INCOMPLETE in gap.tags and gap.direction == "adverse"
-    assert "deep.py: nested deeper than" in gap.rationale
+    assert "deep.py: nested too deeply (over" in gap.rationale
     assert by_goal(evidence, "Security finding")  # the rest of the tree is still scanned
 
 
