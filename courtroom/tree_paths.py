@@ -19,8 +19,12 @@ GLOB_CHARS = frozenset("*?[")
 #: Longest glob a configuration may hold: no real ignore rule comes near it, and matching
 #: costs the pattern's length for every character of every path.
 MAX_GLOB_CHARS = 200
-#: Transitions remembered per glob; past it the memo starts over (memory stays bounded).
-_MEMO_SIZE = 4096
+#: Steps followed past the memo, summed over every path, before a list of globs stops
+#: matching. Globs built so that each character of each path is new work (many long,
+#: starry patterns) give up here and hide nothing more: the audit covers more, never less.
+MAX_GLOB_WORK = 10_000_000
+#: Steps the memo may hold in all (memory stays bounded); past it the memo starts over.
+_MEMO_STEPS = 1_000_000
 
 _State = frozenset[int]
 
@@ -64,7 +68,8 @@ class Globs:
     Every step of every glob the path could be at is followed at once, one character at
     a time (the sets met are memoised), so a pattern of many stars costs at most the
     path's length times the patterns', never the retries a backtracking regular
-    expression makes, and many globs cost about what one does.
+    expression makes, and many globs cost about what one does. Past MAX_GLOB_WORK the
+    globs match nothing more (they only ever narrow an audit).
     """
 
     def __init__(self, patterns: Iterable[str]) -> None:
@@ -78,9 +83,12 @@ class Globs:
                 self._steps.append(("end", ""))
         self._ends = frozenset(i for i, (kind, _) in enumerate(self._steps) if kind == "end")
         self._memo: dict[tuple[_State, str], _State] = {}
+        self._memo_steps = self._work = 0
         self._start = self._closure(starts)
 
     def __call__(self, rel: str) -> bool:
+        if self._work > MAX_GLOB_WORK:
+            return False
         state = self._start
         for ch in rel:
             if ch == "/" and not self._ends.isdisjoint(state):
@@ -121,8 +129,11 @@ class Globs:
                     isinstance(arg, re.Pattern) and arg.fullmatch(ch)):
                 found.add(at + 1)
         following = self._closure(found)
-        if len(self._memo) >= _MEMO_SIZE:
+        self._work += len(state)
+        self._memo_steps += len(following)
+        if self._memo_steps > _MEMO_STEPS:
             self._memo.clear()
+            self._memo_steps = len(following)
         self._memo[(state, ch)] = following
         return following
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import time
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from config_builders import settle, tree
 
 from courtroom.errors import ConfigError
-from courtroom.repo_config import TREE_FILE
+from courtroom.repo_config import MAX_GLOBS, TREE_FILE
 from courtroom.tree_paths import (
     MAX_GLOB_CHARS,
     find_pdf,
@@ -50,6 +51,22 @@ def test_a_starry_config_glob_on_a_long_name_is_matched_in_linear_time(
     assert not skips(name) and not skips(f"docs/{name}/{name}.md")
     assert skips("a" * 16 + "b/x.md") and skips(f"docs/{name}b/x.md")
     assert time.perf_counter() - started < SECONDS
+
+
+def test_globs_that_make_every_character_new_work_stop_matching_past_a_budget() -> None:
+    letters = "abcdefghijklmnopqrstuvwxyz0123456789"
+    globs = ["*" + "*".join(letters[(g + i) % 36] for i in range(99)) + "*q"
+             for g in range(MAX_GLOBS)]
+    rng = random.Random(0)
+    names = ["".join(rng.choice(letters) for _ in range(200)) for _ in range(3_000)]
+    starry = "-".join(letters[i % 36] for i in range(99)) + "-q"  # matches the first glob
+    assert matcher(globs)(starry)
+    match = matcher(globs)
+    started = time.perf_counter()
+    assert not any(match(name) for name in names)
+    # About 0.1 s a name without the budget; it runs out within the first few hundred.
+    assert time.perf_counter() - started < 30
+    assert not match(starry)  # spent: it hides nothing more, so the audit reads more
 
 
 def test_a_glob_longer_than_the_bound_is_one_config_error(tmp_path: Path) -> None:
