@@ -16,50 +16,131 @@ from pathlib import Path, PurePosixPath
 GLOB_CHARS = frozenset("*?[")
 
 
-def _class(body: str) -> str:
+#: Longest glob a configuration may hold: no real ignore rule comes near it, and matching
+#: costs the pattern's length for every character of every path.
+MAX_GLOB_CHARS = 200
+#: Steps followed past the memo, summed over every path, before a list of globs stops
+#: matching. Globs built so that each character of each path is new work (many long,
+#: starry patterns) give up here and hide nothing more: the audit covers more, never less.
+MAX_GLOB_WORK = 10_000_000
+#: Steps the memo may hold in all (memory stays bounded); past it the memo starts over.
+_MEMO_STEPS = 1_000_000
+
+_State = frozenset[int]
+
+
+def _class(body: str) -> re.Pattern[str]:
     negate = body.startswith("!")
     inner = "".join(ch if ch == "-" else re.escape(ch) for ch in body[negate:])
-    return f"[{'^' if negate else ''}{inner}]"
+    return re.compile(f"[{'^' if negate else ''}{inner}]", re.DOTALL)
 
 
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """Compile a gitignore-like glob over repo-relative POSIX paths.
-
-    ``*`` and ``?`` stay inside one path part, ``**`` spans parts, a pattern without a
-    slash matches a name at any depth, and a match on a folder covers everything under it.
-    """
-    text = pattern.strip().strip("/")
-    anchored = "/" in text
-    out: list[str] = []
+def _steps(text: str) -> list[tuple[str, str | re.Pattern[str]]]:
+    """A glob as steps: a character, ``one`` (``?``), a class, ``star`` (``*``, inside one
+    path part), ``any`` (``**``, across parts) or ``dirs`` (``**/``: whole parts, maybe none)."""
+    out: list[tuple[str, str | re.Pattern[str]]] = []
     i = 0
     while i < len(text):
         if text.startswith("**/", i):
-            out.append("(?:.*/)?")
+            out.append(("dirs", ""))
             i += 3
         elif text.startswith("**", i):
-            out.append(".*")
+            out.append(("any", ""))
             i += 2
-        elif text[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif text[i] == "?":
-            out.append("[^/]")
+        elif text[i] in "*?":
+            out.append(("star" if text[i] == "*" else "one", ""))
             i += 1
         elif text[i] == "[" and text.find("]", i + 2) != -1:
             end = text.find("]", i + 2)
-            out.append(_class(text[i + 1 : end]))
+            out.append(("class", _class(text[i + 1 : end])))
             i = end + 1
         else:
-            out.append(re.escape(text[i]))
+            out.append(("char", text[i]))
             i += 1
-    prefix = "" if anchored else "(?:.*/)?"
-    return re.compile(f"{prefix}{''.join(out)}(?:/.*)?", re.DOTALL)
+    return out
+
+
+class Globs:
+    """Gitignore-like globs over repo-relative POSIX paths, matched in linear time.
+
+    ``*`` and ``?`` stay inside one path part, ``**`` spans parts, a pattern without a
+    slash matches a name at any depth, and a match on a folder covers everything under it.
+    Every step of every glob the path could be at is followed at once, one character at
+    a time (the sets met are memoised), so a pattern of many stars costs at most the
+    path's length times the patterns', never the retries a backtracking regular
+    expression makes, and many globs cost about what one does. Past MAX_GLOB_WORK the
+    globs match nothing more (they only ever narrow an audit).
+    """
+
+    def __init__(self, patterns: Iterable[str]) -> None:
+        self._steps: list[tuple[str, str | re.Pattern[str]]] = []
+        starts: set[int] = set()
+        for pattern in patterns:
+            text = pattern.strip().strip("/")
+            if text:
+                starts.add(len(self._steps))
+                self._steps += ([] if "/" in text else [("dirs", "")]) + _steps(text)
+                self._steps.append(("end", ""))
+        self._ends = frozenset(i for i, (kind, _) in enumerate(self._steps) if kind == "end")
+        self._memo: dict[tuple[_State, str], _State] = {}
+        self._memo_steps = self._work = 0
+        self._start = self._closure(starts)
+
+    def __call__(self, rel: str) -> bool:
+        if self._work > MAX_GLOB_WORK:
+            return False
+        state = self._start
+        for ch in rel:
+            if ch == "/" and not self._ends.isdisjoint(state):
+                return True  # a folder matched: everything under it is covered
+            following = self._memo.get((state, ch))
+            if following is None:
+                following = self._advance(state, ch)
+            if not following:
+                return False
+            state = following
+        return not self._ends.isdisjoint(state)
+
+    def _closure(self, found: set[int]) -> _State:
+        """``found`` plus every step reached by letting stars match nothing."""
+        todo = list(found)
+        while todo:
+            at = todo.pop()
+            if at >= 0 and self._steps[at][0] in ("star", "any", "dirs") and at + 1 not in found:
+                found.add(at + 1)
+                todo.append(at + 1)
+        return frozenset(found)
+
+    def _advance(self, state: _State, ch: str) -> _State:
+        """The steps reached from ``state`` by reading ``ch`` (then memoised)."""
+        found: set[int] = set()
+        for at in state:
+            if at < 0:  # inside a ``dirs`` step, past its last slash
+                found.add(-1 - at if ch == "/" else at)
+                continue
+            kind, arg = self._steps[at]
+            if kind == "dirs":
+                # ``at`` is where the step may end (its start, after a slash); ``-1 - at``
+                # is inside a part, where it may not.
+                found.add(at if ch == "/" else -1 - at)
+            elif kind == "any" or (kind == "star" and ch != "/"):
+                found.add(at)
+            elif (kind == "char" and ch == arg) or (kind == "one" and ch != "/") or (
+                    isinstance(arg, re.Pattern) and arg.fullmatch(ch)):
+                found.add(at + 1)
+        following = self._closure(found)
+        self._work += len(state)
+        self._memo_steps += len(following)
+        if self._memo_steps > _MEMO_STEPS:
+            self._memo.clear()
+            self._memo_steps = len(following)
+        self._memo[(state, ch)] = following
+        return following
 
 
 def matcher(globs: Iterable[str]) -> Callable[[str], bool]:
     """A predicate: does a repo-relative path match any of ``globs``?"""
-    compiled = [glob_regex(g) for g in globs if g.strip()]
-    return lambda rel: any(rx.fullmatch(rel) for rx in compiled)
+    return Globs(globs)
 
 
 def glob_problem(pattern: str) -> str | None:
@@ -71,6 +152,8 @@ def glob_problem(pattern: str) -> str | None:
         return "must be relative to the repository root"
     if ".." in PurePosixPath(text).parts or "\x00" in text:
         return "must not contain '..'"
+    if len(text) > MAX_GLOB_CHARS:
+        return f"is longer than {MAX_GLOB_CHARS} characters"
     return None
 
 

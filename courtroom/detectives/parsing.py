@@ -20,6 +20,10 @@ from courtroom.detectives.repo.workspace import Workspace
 QUERY_DIR = Path(__file__).with_name("queries")
 #: Python files larger than this are listed as skipped rather than parsed.
 MAX_PARSE_BYTES = 600_000
+#: Deepest syntax tree examined. Real code stays far below it (CPython itself refuses
+#: more than 200 nested brackets), while every walk up a tree-sitter tree costs its depth,
+#: so a hostile file nested thousands deep would cost minutes in the queries and walks.
+MAX_TREE_DEPTH = 1_000
 
 Node = tree_sitter.Node
 
@@ -115,6 +119,23 @@ def parse_bytes(path: str, data: bytes) -> SourceFile:
     return SourceFile(path, data, tree, _error_lines(tree.root_node))
 
 
+def too_deep(root: Node, limit: int = MAX_TREE_DEPTH) -> bool:
+    """Whether the tree under ``root`` nests more than ``limit`` levels (iterative, and it
+    stops at the first node past the limit)."""
+    cursor = root.walk()
+    depth = 0
+    while True:
+        if cursor.goto_first_child():
+            depth += 1
+            if depth > limit:
+                return True
+            continue
+        while not cursor.goto_next_sibling():
+            if depth == 0 or not cursor.goto_parent():
+                return False
+            depth -= 1
+
+
 def build_index(ws: Workspace) -> SourceIndex:
     """Parse every Python file of the workspace."""
     files: list[SourceFile] = []
@@ -129,7 +150,12 @@ def build_index(ws: Workspace) -> SourceIndex:
             if data is None and real is not None:
                 unexamined.append((rel, _why_unread(real)))
             continue
-        files.append(parse_bytes(rel, data))
+        parsed = parse_bytes(rel, data)
+        if too_deep(parsed.root):
+            skipped.append(rel)
+            unexamined.append((rel, f"nested too deeply (over {MAX_TREE_DEPTH:,} levels)"))
+            continue
+        files.append(parsed)
     return SourceIndex(files, skipped, len(paths), unexamined)
 
 
@@ -173,10 +199,12 @@ def string_value(sf: SourceFile, node: Node | None) -> str | None:
 
     f-strings with interpolations are not constants, so they give None.
     """
+    # Parentheses are unwrapped in a loop: a tree may nest them up to MAX_TREE_DEPTH.
+    while node is not None and node.type == "parenthesized_expression" \
+            and node.named_child_count == 1:
+        node = node.named_children[0]
     if node is None:
         return None
-    if node.type == "parenthesized_expression" and node.named_child_count == 1:
-        return string_value(sf, node.named_children[0])
     if node.type == "concatenated_string":
         parts = [string_value(sf, c) for c in node.named_children]
         return None if any(p is None for p in parts) else "".join(p or "" for p in parts)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import os
 import queue
 import threading
@@ -47,12 +48,19 @@ def _clean(evidence: Evidence, roots: list[str]) -> Evidence:
 
 
 def _attempt(name: str, fn: Detective, case: Case, retries: int,
-             trace: Trace | None) -> _Outcome:
-    """Run one detective with retries; return its evidence or its final error line."""
+             trace: Trace | None, until: float = math.inf) -> _Outcome:
+    """Run one detective with retries; return its evidence or its final error line.
+
+    No attempt starts after ``until`` (monotonic): a detective already recorded as past
+    its deadline is abandoned, and must not go on spending the audit's CPU on retries.
+    """
     started = time.perf_counter()
     attempts = 1 + max(0, retries)
     last = ""
     for attempt in range(1, attempts + 1):
+        if attempt > 1 and time.monotonic() > until:
+            attempts = attempt - 1
+            break
         try:
             items = list(fn(case))
         except Exception as exc:  # the per-detective boundary: a bug in one
@@ -83,8 +91,9 @@ class _Run:
     def start(self, name: str, fn: Detective) -> None:
         # Daemon threads: a detective stuck past its deadline cannot hold the process open.
         self.started[name] = time.monotonic()
+        until = self.started[name] + self.deadline
         threading.Thread(target=lambda: self.done.put(
-            _attempt(name, fn, self.case, self.retries, self.trace)),
+            _attempt(name, fn, self.case, self.retries, self.trace, until)),
             name=f"detective-{name}", daemon=True).start()
 
     def overdue(self) -> list[str]:

@@ -134,6 +134,28 @@ def test_a_detective_past_its_deadline_is_recorded_and_left(
     assert not any(e.detective == "stuck" for e in evidence)
 
 
+def test_a_detective_past_its_deadline_starts_no_more_attempts(
+        tmp_path: Path, open_case: OpenCase, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[float] = []
+    gave_up = threading.Event()
+
+    def slow_failure(case: Case) -> list[Evidence]:
+        calls.append(time.monotonic())
+        time.sleep(1.5)
+        gave_up.set()
+        raise MemoryError
+
+    monkeypatch.setitem(REGISTRY, "security", slow_failure)
+    evidence, errors = run_detectives(open_case(flawed_submission(tmp_path / "r")),
+                                      only=["security"], retries=3, deadline=1.0)
+    assert errors == ["detective security exceeded its 1 s deadline"]
+    assert [e.goal for e in evidence if SCAN_INCOMPLETE in e.tags] == [
+        "Security scan did not complete"]
+    assert gave_up.wait(5)
+    time.sleep(0.5)  # long enough for a second attempt to have begun, were one allowed
+    assert len(calls) == 1
+
+
 def test_a_failed_security_scan_is_a_scan_incomplete_fact(
         tmp_path: Path, open_case: OpenCase, monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(case: Case) -> list[Evidence]:

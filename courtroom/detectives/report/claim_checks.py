@@ -136,12 +136,12 @@ def check_meaning(pdf: PdfData, ws: Workspace) -> list[ClaimCheck]:
                 if kind.about is None or kind.about.search(sentence)]
         if not hits:
             continue
-        claimed = [h for h in hits if asserted(h[1], h[2])]
-        page, sentence, m = (claimed or hits)[0]
+        claimed = next((h for h in hits if asserted(h[1], h[2])), None)
+        page, sentence, m = claimed or hits[0]
         supported, basis, where = kind.check(index, m)
         out.append(ClaimCheck(claim, page, sentence[max(0, m.start() - 60):m.end() + 80],
                               supported, f"{basis} at {where}" if where else basis,
-                              asserted=bool(claimed), code=where))
+                              asserted=claimed is not None, code=where))
     return out
 
 

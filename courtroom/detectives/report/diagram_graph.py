@@ -18,6 +18,10 @@ from courtroom.detectives.report.pdf_read import Box, PageData
 MIN_BOX_W, MIN_BOX_H, ARROWHEAD, TOUCH = 18.0, 10.0, 14.0, 8.0
 #: Boxes closer than this share a border (table cells), so a line between them is no arrow.
 MIN_GAP = 4.0
+#: Most shapes (rects, lines, curves) a page may hold to be read as a drawing. Reading
+#: compares shapes pairwise, and a diagram a reader can follow holds a few hundred at most;
+#: a page past it (a dense chart, or a PDF built to cost minutes) is not read, and says so.
+MAX_SHAPES = 1_000
 Point = tuple[float, float]
 
 
@@ -27,6 +31,8 @@ class Drawing:
 
     labels: list[str] = field(default_factory=list)  # one per box
     edges: set[tuple[int, int]] = field(default_factory=set)
+    #: Why the page's shapes were not read (None when they were).
+    unread: str | None = None
 
     def out_degree(self, node: int) -> int:
         return sum(1 for a, _ in self.edges if a == node)
@@ -143,6 +149,10 @@ def _in_any(b: Box, regions: list[Box]) -> bool:
 
 def read_drawing(page: PageData) -> Drawing:
     """The labelled boxes of a page and the connectors that join separate ones."""
+    shapes = len(page.rects) + len(page.lines) + len(page.curves)
+    if shapes > MAX_SHAPES:
+        return Drawing(unread=f"page {page.number} holds {shapes:,} shapes, over the "
+                              f"{MAX_SHAPES:,} a drawing is read from")
     grid = tables(page)
     labelled = [(b, label) for b, label in _boxes(page) if not _in_any(b, grid)]
     boxes = [b for b, _ in labelled]

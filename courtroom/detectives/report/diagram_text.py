@@ -13,12 +13,27 @@ from dataclasses import dataclass, field
 
 from courtroom.detectives.report.pdf_read import PageData
 
-#: A Mermaid node reference: an id, optionally followed by its shape and label.
-_NODE = r"([A-Za-z_][\w-]*)(?:\s*(?:\[\[?|\(\[?|\{\{?|>)[^\]\)\}\n]*(?:\]\]?|\]?\)|\}\}?))?"
-_ARROW = r"\s*(?:-->|==>|-\.->|---|-\.-|--[ox>]|<-->)\s*(?:\|[^|\n]*\|\s*)?"
-_EDGE = re.compile(_NODE + _ARROW + r"(?=([A-Za-z_][\w-]*))")
-_LABEL = re.compile(r"\b([A-Za-z_][\w-]*)\s*[\[\(\{]+\s*([^\]\)\}\n]+?)\s*(?:\\n|<br/?>|[\]\)\}])")
-_HEADER = re.compile(r"^\s*(?:graph|flowchart)\s+(?:TD|TB|LR|RL|BT)\b", re.MULTILINE)
+#: Longest node or edge label read: report text is hostile, and a label left open to the
+#: end of a long line must not be rescanned from every node before it.
+MAX_LABEL = 300
+#: A node id: hyphens only between word characters, so an arrow (``-->``, ``-.->``) never
+#: joins the id before it. Possessive, so a failed edge never retries shorter ids.
+_ID = r"[A-Za-z_]\w*+(?:-\w++)*+"
+#: Where an id may start: not inside another id (after a letter or after ``a-``), so a
+#: line like ``a-a-a-…`` is read once, not once per letter; ``--o``/``--x`` may touch it.
+_START = r"(?:(?<!\w)(?<!\w-)|(?<=--[ox]))"
+_UP_TO_LABEL = f"{{0,{MAX_LABEL}}}+"
+_SHAPE = (r"(?:\s*+(?:\[\[?|\(\[?|\{\{?|>)[^\]\)\}\n]" + _UP_TO_LABEL
+          + r"(?:\]\]?|\]?\)|\}\}?))?")
+_ARROW = (r"\s*+(?:-->|==>|-\.->|---|-\.-|--[ox>]|<-->)\s*+(?:\|[^|\n]" + _UP_TO_LABEL
+          + r"\|\s*+)?")
+_EDGE = re.compile(_START + f"({_ID}){_SHAPE}{_ARROW}(?=({_ID}))")
+#: A label runs to its closing bracket, a ``\\n`` or a ``<br>``; each step of the body takes
+#: one character and only one alternative can take it, so the body never backtracks.
+_LABEL_BODY = r"(?:[^\]\)\}\n<\\]|<(?!br/?>)|\\(?!n))" + f"{{1,{MAX_LABEL}}}+"
+_LABEL = re.compile(_START + f"({_ID})" + r"\s*+[\[\(\{]++(" + _LABEL_BODY
+                    + r")(?:\\n|<br/?>|[\]\)\}])")
+_HEADER = re.compile(r"^[^\S\n]*+(?:graph|flowchart)\s+(?:TD|TB|LR|RL|BT)\b", re.MULTILINE)
 #: Box-drawing characters: a figure drawn with them has many on a page.
 _BOX_CHARS = re.compile(r"[─│┌┐└┘├┤┬┴┼▼▲►◄↓→]")
 _DOWN = re.compile(r"[▼↓]")

@@ -12,7 +12,17 @@ from courtroom.detectives.repo.judging_facts import verdict_by_rules
 from courtroom.detectives.repo.python_facts import classes, structured_calls
 from courtroom.detectives.repo.workspace import Workspace
 from courtroom.detectives.report.pdf_read import PdfData
-from courtroom.detectives.report.pdf_text import PATH, PROPOSAL, mentions, sentences, stance
+from courtroom.detectives.report.pdf_text import (
+    MAX_PATH_CHARS,
+    PATH,
+    PROPOSAL,
+    SENTENCE_REACH,
+    file_index,
+    folder_index,
+    mentions,
+    sentences,
+    stance,
+)
 
 DIR = re.compile(r"(?<![\w/.-])((?:[A-Za-z0-9_-]+/){1,4})(?=[\s,.;:)]|$)")
 
@@ -31,29 +41,25 @@ class PathCheck:
 
 def check_paths(pdf: PdfData, ws: Workspace) -> list[PathCheck]:
     """Every file path mentioned, verified against the workspace (exact or suffix match)."""
-    files = ws.files()
-    folders = {f.rsplit("/", i)[0] + "/" for f in files for i in range(1, f.count("/") + 1)}
+    files, folders = file_index(ws), folder_index(ws)
+    tops = {f.split("/")[0] for f in ws.files()}
     seen: set[str] = set()  # path|stance: a path proposed on one page may be claimed later
     out: list[PathCheck] = []
     for page in pdf.pages:
         found = mentions(page.text, PATH)
         found += [(m, ctx, near) for m, ctx, near in mentions(page.text, DIR)
-                  if "/" in m[:-1] or m.rstrip("/") in {f.split("/")[0] for f in files}]
+                  if "/" in m[:-1] or m.rstrip("/") in tops]
         for raw, context, around in found:
             mention = raw.lstrip("./") if raw.startswith("./") else raw
+            if mention.startswith(("http", "www.")) or len(mention) > MAX_PATH_CHARS or \
+                    re.fullmatch(r"[\d.]+(\.\w+)?", mention):  # version numbers: 1.2.pdf
+                continue
             how = stance(context, raw, around)
             key = f"{mention}|{how}"
-            if key in seen or mention.startswith(("http", "www.")) or len(mention) > 160:
-                continue
-            if re.fullmatch(r"[\d.]+(\.\w+)?", mention):  # version numbers like 1.2.pdf
+            if key in seen:
                 continue
             seen.add(key)
-            if mention.endswith("/"):
-                hit = mention if mention in folders else next(
-                    (f for f in sorted(folders) if f.endswith("/" + mention)), None)
-            else:
-                hit = mention if mention in files else next(
-                    (f for f in files if f.endswith("/" + mention)), None)
+            hit = (folders if mention.endswith("/") else files).get(mention)
             out.append(PathCheck(mention, page.number, hit is not None, hit,
                                  "claim" if hit else how))
     return out
@@ -143,10 +149,14 @@ _ADMITS = re.compile(r"\b(no|not|never|without|lacks?|lacking|missing|absent|gap
 
 def asserted(sentence: str, match: re.Match[str]) -> bool:
     """Whether the sentence claims the feature it names, rather than admitting it is missing
-    or proposing it. Only the words leading up to the feature decide ("no conditional edges
-    yet"); a proposal ("High: add conditional edges", "we plan to ...") claims nothing."""
-    return not _ADMITS.search(sentence[max(0, match.start() - 60):match.end()]) \
-        and not PROPOSAL.search(sentence[: match.end()])
+    or proposing it: only the words leading up to it decide ("no conditional edges yet"),
+    and a proposal ("High: add conditional edges", "we plan to ...") claims nothing either.
+    A long sentence is read near its start and near the hit (``search`` with a start never
+    lets ``^`` match mid-sentence)."""
+    if _ADMITS.search(sentence, max(0, match.start() - 60), match.end()):
+        return False
+    return not (PROPOSAL.search(sentence, max(0, match.end() - SENTENCE_REACH), match.end())
+                or PROPOSAL.search(sentence, 0, min(match.end(), SENTENCE_REACH)))
 
 
 def check_claims(pdf: PdfData, ws: Workspace) -> list[ClaimCheck]:
@@ -158,9 +168,10 @@ def check_claims(pdf: PdfData, ws: Workspace) -> list[ClaimCheck]:
                 for sentence in sentences(page.text) for m in rx.finditer(sentence)]
         if not hits:
             continue
-        claimed = [h for h in hits if asserted(h[1], h[2])]
-        page, sentence, m = (claimed or hits)[0]
+        claimed = next((h for h in hits if asserted(h[1], h[2])), None)
+        page, sentence, m = claimed or hits[0]
         excerpt = sentence[max(0, m.start() - 60):m.end() + 80]
         supported, basis = checks[claim]()
-        out.append(ClaimCheck(claim, page, excerpt, supported, basis, asserted=bool(claimed)))
+        out.append(ClaimCheck(claim, page, excerpt, supported, basis,
+                              asserted=claimed is not None))
     return out

@@ -10,6 +10,7 @@ concept looks like, counts too: a report may explain an idea in its own words.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from courtroom.detectives.repo.workspace import Workspace
@@ -26,6 +27,9 @@ MIN_WORDS, MIN_MECHANISM = 25, 3
 #: Longest passage read after a mention; characters a passage always keeps before it may
 #: stop; distance within which three concepts named together read as a list.
 MAX_CHARS, LEAD, LIST_REACH = 1500, 40, 90
+#: Mentions of one concept graded per page (all are counted): grading reads a passage of
+#: up to MAX_CHARS, and a page repeating a name thousands of times must not cost minutes.
+MAX_GRADED = 30
 #: A numbered section heading inside flattened text ("2.3 State ...", "3. Design").
 _HEADING = re.compile(r"(?<=\s)\d{1,2}(?:\.\d{1,2})+\.?\s+[A-Z][a-z]")
 _SENTENCE_END = re.compile(r"[.!?]\s")
@@ -78,18 +82,28 @@ def _passages(text: str, concepts: list[Concept]) -> list[tuple[int, str, bool]]
 
     A passage runs from the mention to the next heading, the next mention of another
     concept, or MAX_CHARS; ``listed`` marks a mention with two other concepts named in the
-    same stretch of one sentence (a summary list).
+    same stretch of one sentence (a summary list). Each of these is looked up by position
+    (bisect), so a page naming a concept thousands of times is read in linear time.
     """
     flat = " ".join(text.split())
     hits = sorted((pos, i) for i, c in enumerate(concepts) for pos in c.positions(flat))
+    places = [pos for pos, _ in hits]
     headings = [m.start() for m in _HEADING.finditer(flat)]
+    # change[k]: the first hit after k naming another concept than hit k does.
+    change = [len(hits)] * len(hits)
+    for k in range(len(hits) - 2, -1, -1):
+        change[k] = k + 1 if hits[k + 1][1] != hits[k][1] else change[k + 1]
     out = []
     for pos, i in hits:
-        stops = [p for p, j in hits if j != i and p > pos + LEAD] + \
-            [h for h in headings if h > pos + LEAD]
-        end = min([*stops, pos + MAX_CHARS])
-        near = {j for p, j in hits if j != i and abs(p - pos) <= LIST_REACH
-                and not _SENTENCE_END.search(flat[min(p, pos):max(p, pos)])}
+        k = bisect_right(places, pos + LEAD)
+        if k < len(hits) and hits[k][1] == i:
+            k = change[k]
+        h = bisect_right(headings, pos + LEAD)
+        end = min(places[k] if k < len(hits) else pos + MAX_CHARS,
+                  headings[h] if h < len(headings) else pos + MAX_CHARS, pos + MAX_CHARS)
+        near = {j for p, j in hits[bisect_left(places, pos - LIST_REACH):
+                                   bisect_right(places, pos + LIST_REACH)]
+                if j != i and not _SENTENCE_END.search(flat, min(p, pos), max(p, pos))}
         out.append((i, flat[pos:end], len(near) >= 2))
     return out
 
@@ -98,13 +112,16 @@ def analyse(pdf: PdfData, concepts: list[Concept], ws: Workspace) -> list[Concep
     """Each concept with its pages and its deepest passage."""
     findings = [ConceptFinding(c.name) for c in concepts]
     for page in pdf.pages:
+        graded = [0] * len(concepts)
         for i, passage, listed in _passages(page.text, concepts):
             finding = findings[i]
             finding.mentions += 1
             if page.number not in finding.pages:
                 finding.pages.append(page.number)
-            level, ties, mech = grade(passage, ws, listed=listed)
-            finding.offer(level, page.number, passage, ties, mech)
+            graded[i] += 1
+            if graded[i] <= MAX_GRADED:
+                level, ties, mech = grade(passage, ws, listed=listed)
+                finding.offer(level, page.number, passage, ties, mech)
         units = sentences(page.text)
         for k in range(len(units)):
             window = " ".join(units[k:k + REACH])

@@ -7,11 +7,17 @@ Everything here is plain English and code shape, never a list of one rubric's te
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 
 from courtroom.detectives.parsing import node_text, source_index, walk
 from courtroom.detectives.repo.workspace import Workspace
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n{2,}")
+#: Longest cited path looked up in the repository (no real one comes near it).
+MAX_PATH_CHARS = 160
+#: Characters of a mention's sentence kept on either side of it: the words near a path
+#: decide its stance, and a page-long "sentence" must not be copied and read per mention.
+SENTENCE_REACH = 200
 _EXT = r"(?:py|md|json|toml|ya?ml|txt|cfg|ini|scm|sh|ipynb|j2|lock|pdf)"
 PATH = re.compile(rf"(?<![\w/.-])((?:\.{{0,2}}/)?(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*"
                   rf"\.{_EXT})(?![\w/])")
@@ -88,14 +94,40 @@ def repo_identifiers(ws: Workspace) -> frozenset[str]:
     return ws.memo("pdf_text.identifiers", build)
 
 
+def _by_suffix(paths: list[str]) -> dict[str, str]:
+    """Each path by itself, then by every trailing part after a slash up to MAX_PATH_CHARS
+    ("graph.py", "src/graph.py" -> "src/graph.py"; a full path first, then the first path
+    in order): a cited path is looked up once, never compared with every file."""
+    index = {path: path for path in paths}
+    for path in paths:
+        cut = len(path) - 1  # a folder's trailing slash stays on each of its suffixes
+        while (cut := path.rfind("/", 0, cut)) != -1 and len(path) - cut - 1 <= MAX_PATH_CHARS:
+            index.setdefault(path[cut + 1:], path)
+    return index
+
+
+def file_index(ws: Workspace) -> dict[str, str]:
+    """The repository's files by path and by path suffix (see ``_by_suffix``)."""
+    return ws.memo("pdf_text.files", lambda: _by_suffix(ws.files()))
+
+
+def folder_index(ws: Workspace) -> dict[str, str]:
+    """The repository's folders (``src/nodes/``) by path and by path suffix."""
+    def build() -> dict[str, str]:
+        folders = {f[:cut + 1] for f in ws.files() for cut, ch in enumerate(f) if ch == "/"}
+        return _by_suffix(sorted(folders))
+
+    return ws.memo("pdf_text.folders", build)
+
+
 def code_ties(text: str, ws: Workspace) -> list[str]:
     """Code names and file paths in the text that really exist in the repository."""
     known = repo_identifiers(ws)
-    files = ws.files()
+    files = file_index(ws)
     ties: list[str] = []
     for m in PATH.finditer(text.replace("\\", "/")):
         path = m.group(1).lstrip("./")
-        if path in files or any(f.endswith("/" + path) for f in files):
+        if path in files:
             ties.append(path)
     for m in CODE_TOKEN.finditer(text):
         token = m.group(0)
@@ -123,14 +155,20 @@ def stance(sentence: str, mention: str, around: str = "") -> str:
 
 
 def mentions(text: str, pattern: re.Pattern[str], reach: int = 80) -> list[tuple[str, str, str]]:
-    """(match, its sentence, the text ``reach`` characters either side) for each match."""
+    """(match, its sentence, the text ``reach`` characters either side) for each match.
+
+    A sentence longer than SENTENCE_REACH either side of the match is given as its
+    opening words, `` … ``, and the words around the match.
+    """
     out: list[tuple[str, str, str]] = []
     flat = " ".join(text.replace("\\", "/").split())
     bounds = [0] + [m.end() for m in _SENTENCE.finditer(flat)] + [len(flat)]
     for m in pattern.finditer(flat):
-        left = max(b for b in bounds if b <= m.start())
-        right = min(b for b in bounds if b >= m.end())
+        left = bounds[bisect_right(bounds, m.start()) - 1]
+        right = min(bounds[bisect_left(bounds, m.end())], m.end() + SENTENCE_REACH)
+        near = max(left, m.start() - SENTENCE_REACH)
+        head = flat[left:min(near, left + SENTENCE_REACH)] + " … " if near > left else ""
         group = (m.group(1) if pattern.groups else None) or m.group(0)
-        out.append((group, flat[left:right].strip(),
+        out.append((group, (head + flat[near:right]).strip(),
                     flat[max(0, m.start() - reach):m.end() + reach]))
     return out

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
+import pytest
 from builders import make_pdf
 
+from courtroom.detectives.repo.workspace import Workspace
+from courtroom.detectives.report import pdf_concepts
 from courtroom.detectives.report.concept_terms import rubric_concepts
 from courtroom.detectives.report.detective import report
+from courtroom.detectives.report.pdf_concepts import MAX_GRADED, analyse
+from courtroom.detectives.report.pdf_read import PageData, PdfData
 from courtroom.rubric import default_rubric_path, load_rubric
 from detectives.conftest import OpenCase, by_goal
 from detectives.pdf_builders import (
@@ -72,3 +78,25 @@ def test_without_dimensions_the_default_rubric_names_the_concepts(
     assert len(by_goal(ev, "Concept ")) == len(rubric_concepts(load_rubric(
         default_rubric_path()).dimensions)) > 0
     assert not by_goal(ev, "Concept 'Graceful Degradation'")
+
+
+def test_a_name_repeated_thousands_of_times_is_counted_but_graded_a_bounded_number_of_times(
+        tmp_path: Path, open_case: OpenCase, monkeypatch: pytest.MonkeyPatch) -> None:
+    ws = open_case(exemplary_submission(tmp_path / "r")).workspace
+    graded: list[str] = []
+    real_grade = pdf_concepts.grade
+
+    def counting(passage: str, ws: Workspace, *, listed: bool) -> tuple[str, list[str], int]:
+        graded.append(passage)
+        return real_grade(passage, ws, listed=listed)
+
+    monkeypatch.setattr(pdf_concepts, "grade", counting)
+    pages = [PageData(1, "Fan-In " * 5_700), PageData(2, "Metacognition Fan-In " * 1_900)]
+    started = time.perf_counter()
+    found = analyse(PdfData("r.pdf", pages, 2), rubric_concepts([FOUR]), ws)
+    # It took over 5 s before (every mention graded, every other mention scanned for
+    # the passage's end), with repetition alone and not a word of explanation.
+    assert time.perf_counter() - started < 3.0
+    fan = next(f for f in found if f.concept == "Fan-In/Fan-Out")
+    assert fan.mentions == 5_700 + 1_900 and fan.pages == [1, 2] and fan.level == "named"
+    assert len(graded) == 3 * MAX_GRADED  # per page and concept named there

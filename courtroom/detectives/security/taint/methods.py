@@ -25,8 +25,10 @@ _STR_METHODS = frozenset({"upper", "lower", "strip", "lstrip", "rstrip", "replac
                           "rsplit", "join", "format", "startswith", "endswith", "find",
                           "encode", "decode", "title", "capitalize", "zfill", "partition",
                           "splitlines", "count", "casefold", "removeprefix", "removesuffix"})
-#: A format width large enough to build a huge string from a tiny literal.
-_WIDE = re.compile(r"[{%][^}]*?\d{4,}")
+#: A format width large enough to build a huge string from a tiny literal. The spec never
+#: runs past another ``{`` or ``%`` (the search finds the same widths from that one), so
+#: a literal of thousands of braces is read once, not once per brace.
+_WIDE = re.compile(r"[{%][^{}%]*?\d{4,}")
 
 
 def call(frame: Frame, node: Node, obj: Node | None, receiver: Val, method: str,
