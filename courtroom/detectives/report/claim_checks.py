@@ -131,9 +131,11 @@ def check_meaning(pdf: PdfData, ws: Workspace) -> list[ClaimCheck]:
     index = source_index(ws)
     out: list[ClaimCheck] = []
     for claim, kind in KINDS.items():
+        # A sentence's subject is looked up once, never once per hit: linear in the text.
         hits = [(page.number, sentence, m) for page in pdf.pages
-                for sentence in sentences(page.text) for m in kind.said.finditer(sentence)
-                if kind.about is None or kind.about.search(sentence)]
+                for sentence in sentences(page.text)
+                if kind.about is None or kind.about.search(sentence)
+                for m in kind.said.finditer(sentence)]
         if not hits:
             continue
         claimed = next((h for h in hits if asserted(h[1], h[2])), None)

@@ -74,6 +74,9 @@ def _read_image(case: Case, page: PageData, box: Box,
 def _graph(case: Case, d: Drawing, where: str, what: str,
            decisions: list[str] | None = None) -> list[Evidence]:
     """The graph facts of a drawing or an image, held against the code's graph."""
+    if d.unread:
+        return [make(NAME, f"{what} not read", True, where, f"The page was not read as a "
+                     f"diagram: {d.unread}.", 0.6, (*TAGS, "unread"))]
     nodes = d.connected
     if len(nodes) < MIN_NODES or len(d.edges) < MIN_EDGES:
         return []  # a table, a code block, a rule or a lone box: not a diagram

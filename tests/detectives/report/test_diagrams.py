@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from builders import make_pdf
 
+from courtroom.detectives.report import diagram_graph
 from courtroom.detectives.report.diagram_text import box_drawing
 from courtroom.detectives.report.diagrams import diagrams
 from courtroom.detectives.report.pdf_read import PageData
@@ -91,3 +93,14 @@ def test_mermaid_beside_a_figure_image_counts_weakly(tmp_path: Path,
                    "Diagram written as text (mermaid)")[0]
     assert item.direction == "supports" and item.confidence < 0.6
     assert "figure image(s) (first at page 2), not read offline" in item.rationale
+
+
+def test_a_page_over_the_shape_bound_says_it_was_not_read(tmp_path: Path, open_case: OpenCase,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(diagram_graph, "MAX_SHAPES", 3)
+    boxes, arrows = two_fan_outs()
+    ev = diagrams(open_case(exemplary_submission(tmp_path / "r"),
+                            drawn_pdf(tmp_path / "d.pdf", boxes, arrows)))
+    unread = by_goal(ev, "Vector diagram not read")[0]
+    assert unread.direction == "context" and "shapes, over the 3" in unread.rationale
+    assert not by_goal(ev, "Vector diagram in the report")
