@@ -1,0 +1,223 @@
+"""The state-flow detective: whether the LangGraph state would flow as the code draws it.
+
+Each rule is a located adverse fact that a pattern's presence cannot work: a node returns
+a key the state schema does not declare (LangGraph drops it), a node or router reads a key
+nothing ever writes, judges look evidence up under keys it is never stored under, a judge
+or the chief justice is written but never wired in, a model is used with a field it does
+not define. Every rule stays silent when the code cannot be read for certain (an unknown
+base class, a node built by a factory, keys built at run time): a false "cannot work"
+wrongly caps a good submission.
+"""
+
+from __future__ import annotations
+
+import re
+
+from courtroom.detectives.base import Case, detective
+from courtroom.detectives.common import REPO, is_test_path, make
+from courtroom.detectives.parsing import SourceIndex, matches, node_text, source_index
+from courtroom.detectives.repo.graph import graph_facts
+from courtroom.detectives.repo.graph_names import constants
+from courtroom.detectives.repo.state_flow_access import Access, analyse
+from courtroom.detectives.repo.state_flow_keys import DYNAMIC_KEYS, inner_keys, spelled
+from courtroom.detectives.repo.state_flow_models import model_misuse
+from courtroom.detectives.repo.state_flow_schema import Schema, class_table, resolve_schema
+from courtroom.detectives.repo.state_flow_wiring import GraphFunction, Wiring, state_param, wiring
+from courtroom.detectives.repo.workspace import Workspace
+from courtroom.models import UNWORKABLE_TAG, Evidence
+
+NAME = "state_flow"
+TAGS = (REPO, "state", UNWORKABLE_TAG)
+GRAPH_TAGS = (REPO, "graph", UNWORKABLE_TAG)
+#: The roles a court graph runs, each charged only when no node of the graph names it.
+ROLES = {
+    "prosecutor": re.compile(r"prosecut", re.I),
+    "defense": re.compile(r"defen[cs]e", re.I),
+    "tech lead": re.compile(r"tech_?lead", re.I),
+    "chief justice": re.compile(r"chief_?justice", re.I),
+}
+#: Located facts one rule reports at most (the lenses weigh a goal's first few anyway).
+PER_RULE = 3
+#: Annotations of a state parameter that declare no channel of their own.
+_PLAIN = re.compile(r"^(|dict|Dict|Any|Mapping|MutableMapping|object|typing\.Any)(\[.*\])?$")
+
+Flow = list[tuple[GraphFunction, Access]]
+
+
+@detective(NAME)
+def state_flow(case: Case) -> list[Evidence]:
+    """Adverse facts about state keys and models the graph cannot use as written."""
+    ws = case.workspace
+    index = source_index(ws)
+    wired = wiring(index)
+    out = model_misuse(index, wired.schemas, NAME)
+    if not wired.functions:
+        return out
+    table = constants(index)
+    flow = [(g, analyse(g.sf, g.fn, g.param, table)) for g in wired.functions if g.param]
+    schemas = _schemas(index, wired, flow)
+    if schemas is not None:
+        out += _undeclared(flow, schemas)
+        if not any(DYNAMIC_KEYS.search(sf.source) for sf in index.files):
+            out += _unwritten(index, ws, flow, schemas, _other_fields(index, wired, schemas))
+    out += _unread_inner(index, flow, table)
+    out += _unwired_judges(index, set(graph_facts(ws).nodes) | wired.referenced)
+    return out
+
+
+def _schemas(index: SourceIndex, wired: Wiring, flow: Flow) -> list[Schema] | None:
+    """Every schema the graph's channels come from (StateGraph's state, input and output
+    and each node's own annotated state), or None when one of them cannot be read."""
+    if wired.opaque_builders or not wired.schemas:
+        return None
+    table = class_table(index)
+    names = set(wired.schemas)
+    for g, _ in flow:
+        head = g.annotation.split("[", 1)[0].strip()
+        if not _PLAIN.match(g.annotation.strip()):
+            names.add(head)
+    schemas = [resolve_schema(table, name) for name in sorted(names)]
+    return None if any(s is None for s in schemas) else [s for s in schemas if s]
+
+
+def _undeclared(flow: Flow, schemas: list[Schema]) -> list[Evidence]:
+    """Rule: a node returns a key no schema declares; LangGraph drops it silently."""
+    declared = {f for s in schemas for f in s.fields}
+    reads = [(key, how) for _g, acc in flow for key, how, _where in acc.reads] + \
+        [(outer, "subscript") for _g, acc in flow for outer, _k, _w in acc.inner_reads]
+    hard = {key for key, how in reads if how != "get"}
+    soft = {key for key, how in reads if how == "get"}
+    state = schemas[0]
+    out: list[Evidence] = []
+    seen: set[str] = set()
+    for g, acc in flow:
+        if g.router:
+            continue
+        keys = {**(acc.in_place if acc.returns_state else {}), **acc.returned}
+        for key, where in keys.items():
+            if key in declared or key in seen or len(out) >= PER_RULE:
+                continue
+            seen.add(key)
+            # A key read as state[k] fails its reader; one read with .get() only loses
+            # the value (the reader sees its default), so only the first cannot work.
+            tags = TAGS if key in hard else TAGS[:-1]
+            tail = (" A node reads it as a required key, so that read fails." if key in hard
+                    else " It is read only with .get(), which always sees the default."
+                    if key in soft else " Nothing reads it, so the value is lost.")
+            out.append(make(
+                NAME, "Node returns a key the state schema does not declare", True, where,
+                f"Node {g.name} returns the key '{key}', which {state.name} (the graph's "
+                f"state, {state.location}) does not declare: LangGraph drops the update "
+                f"silently.{tail} Fix: declare {key} in {state.name} at {state.location}, "
+                f"or return a declared key at {where}.", 0.75 if key in hard else 0.7, tags,
+                content=f"{where} {key}", direction="adverse"))
+    return out
+
+
+def _other_fields(index: SourceIndex, wired: Wiring, schemas: list[Schema]) -> set[str]:
+    """Fields of the repository's other classes when some node could not be resolved:
+    that node may be a subgraph (or return a model) whose own schema writes them."""
+    if not wired.unresolved:
+        return set()
+    own = {s.name for s in schemas}
+    return {f for name, infos in class_table(index).items() if name not in own
+            for info in infos for f in info.fields}
+
+
+def _unwritten(index: SourceIndex, ws: Workspace, flow: Flow, schemas: list[Schema],
+               elsewhere: set[str]) -> list[Evidence]:
+    """Rule: a node or router reads a key that nothing writes and no caller provides."""
+    written = {k for _g, acc in flow for k in (*acc.returned, *acc.in_place)} | elsewhere
+    defaults = {f for s in schemas for f, has in s.fields.items() if has}
+    attribute_ok = all(s.kind != "typeddict" for s in schemas)
+    out: list[Evidence] = []
+    seen: set[str] = set()
+    for g, acc in flow:
+        for key, how, where in acc.reads:
+            if how == "get" or (how == "attribute" and not attribute_ok) or key in seen \
+                    or key in written or key in defaults or len(out) >= PER_RULE:
+                continue
+            seen.add(key)
+            if spelled(index, ws, key):
+                continue
+            role = "Router" if g.router else "Node"
+            out.append(make(
+                NAME, "State key read that nothing writes", True, where,
+                f"{role} {g.name} reads '{key}' from the state, but no node returns it, the "
+                f"schema gives it no default and no caller passes it in the initial input: "
+                f"the read fails (KeyError or a validation error) the first time it runs. "
+                f"Fix: return {key} from the node that computes it, or pass it to "
+                f"invoke(), or read it with a default at {where}.", 0.75, TAGS,
+                content=f"{where} {key}", direction="adverse"))
+    return out
+
+
+def _unread_inner(index: SourceIndex, flow: Flow, table: dict[str, str]) -> list[Evidence]:
+    """Rule: a node looks evidence up under an inner key it is never stored under."""
+    out: list[Evidence] = []
+    stored: dict[str, set[str] | None] = {}
+    seen: set[tuple[str, str]] = set()
+    for g, acc in flow:
+        for outer, key, where in acc.inner_reads:
+            if outer not in stored:
+                stored[outer] = inner_keys(index, outer, table)
+            known = stored[outer]
+            if not known or key in known or (outer, key) in seen or len(out) >= PER_RULE:
+                continue
+            seen.add((outer, key))
+            names = ", ".join(sorted(known)[:8])
+            out.append(make(
+                NAME, "State looked up under a key it is never stored under", True, where,
+                f"{g.name} looks up '{key}' in the state's '{outer}', but every write of "
+                f"'{outer}' stores only {names}: the lookup never finds anything. Fix: look "
+                f"up one of {names} at {where}, or store under '{key}' where '{outer}' "
+                "is written.", 0.75, TAGS, content=f"{where} {outer}[{key}]",
+                direction="adverse"))
+    return out
+
+
+def _mentions(index: SourceIndex, name: str) -> int:
+    """How often ``name`` occurs as a word in the non-test sources."""
+    word = re.compile(rb"(?<![\w])" + re.escape(name.encode()) + rb"(?![\w])")
+    return sum(len(word.findall(sf.source)) for sf in index.files
+               if not is_test_path(sf.path) and name.encode() in sf.source)
+
+
+def _candidates(index: SourceIndex, pattern: re.Pattern[str]) -> list[tuple[str, str]]:
+    """(name, location) of functions of one role that take the state, as a node does."""
+    out: list[tuple[str, str]] = []
+    for sf in index.files:
+        if is_test_path(sf.path):
+            continue
+        for caps in matches("functions", sf.root):
+            name = node_text(caps["function.name"][0])
+            if not pattern.search(name):
+                continue
+            param, annotation = state_param(sf, caps["function"][0])
+            if param and ("state" in param.lower() or "State" in annotation):
+                out.append((name, sf.loc(caps["function"][0])))
+    return out
+
+
+def _unwired_judges(index: SourceIndex, wired: set[str]) -> list[Evidence]:
+    """Rule: a judge or the chief justice exists as a node function, the graph has no node
+    of that role, and nothing anywhere calls or wires the function (not imported, called,
+    listed or even mentioned: a judge reached through a dispatcher or a table is never
+    charged)."""
+    out: list[Evidence] = []
+    for role, pattern in ROLES.items():
+        if any(pattern.search(name) for name in wired):
+            continue
+        for name, where in _candidates(index, pattern):
+            if _mentions(index, name) > 1:
+                continue
+            out.append(make(
+                NAME, "Judge or chief justice written but never added to the graph",
+                True, where,
+                f"{name} takes the state like a graph node, but the graph has no "
+                f"{role} node and nothing calls or wires {name}: the {role} never runs. "
+                f"Fix: add it with add_node(\"{name}\", {name}) and an edge into it, or "
+                f"remove {name} at {where}.", 0.75, GRAPH_TAGS, content=f"{where} {name}",
+                direction="adverse"))
+            break
+    return out
