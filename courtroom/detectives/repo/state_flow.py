@@ -19,7 +19,12 @@ from courtroom.detectives.parsing import SourceIndex, matches, node_text, source
 from courtroom.detectives.repo.graph import graph_facts
 from courtroom.detectives.repo.graph_names import constants
 from courtroom.detectives.repo.state_flow_access import Access, analyse
-from courtroom.detectives.repo.state_flow_keys import DYNAMIC_KEYS, inner_keys, spelled
+from courtroom.detectives.repo.state_flow_keys import (
+    DYNAMIC_KEYS,
+    in_data_files,
+    inner_keys,
+    spelled,
+)
 from courtroom.detectives.repo.state_flow_models import model_misuse
 from courtroom.detectives.repo.state_flow_schema import Schema, class_table, resolve_schema
 from courtroom.detectives.repo.state_flow_wiring import GraphFunction, Wiring, state_param, wiring
@@ -36,6 +41,9 @@ ROLES = {
     "tech lead": re.compile(r"tech_?lead", re.I),
     "chief justice": re.compile(r"chief_?justice", re.I),
 }
+#: Code that loads functions by name at run time: a judge may be wired from a string.
+_LOADS_BY_NAME = re.compile(rb"import_module\(|__import__\(|entry_points\(|"
+                            rb"\bgetattr\([^,()]+,\s*[A-Za-z_]")
 #: Located facts one rule reports at most (the lenses weigh a goal's first few anyway).
 PER_RULE = 3
 #: Annotations of a state parameter that declare no channel of their own.
@@ -59,9 +67,9 @@ def state_flow(case: Case) -> list[Evidence]:
     if schemas is not None:
         out += _undeclared(flow, schemas)
         if not any(DYNAMIC_KEYS.search(sf.source) for sf in index.files):
-            out += _unwritten(index, ws, flow, schemas, _other_fields(index, wired, schemas))
+            out += _unwritten(index, ws, flow, schemas, _other_fields(index, schemas))
     out += _unread_inner(index, flow, table)
-    out += _unwired_judges(index, set(graph_facts(ws).nodes) | wired.referenced)
+    out += _unwired_judges(index, ws, set(graph_facts(ws).nodes) | wired.referenced)
     return out
 
 
@@ -114,11 +122,9 @@ def _undeclared(flow: Flow, schemas: list[Schema]) -> list[Evidence]:
     return out
 
 
-def _other_fields(index: SourceIndex, wired: Wiring, schemas: list[Schema]) -> set[str]:
-    """Fields of the repository's other classes when some node could not be resolved:
-    that node may be a subgraph (or return a model) whose own schema writes them."""
-    if not wired.unresolved:
-        return set()
+def _other_fields(index: SourceIndex, schemas: list[Schema]) -> set[str]:
+    """Fields of the repository's other classes: a subgraph's state, or a request model
+    dumped into ``invoke()``, may write them without spelling them as strings."""
     own = {s.name for s in schemas}
     return {f for name, infos in class_table(index).items() if name not in own
             for info in infos for f in info.fields}
@@ -199,17 +205,19 @@ def _candidates(index: SourceIndex, pattern: re.Pattern[str]) -> list[tuple[str,
     return out
 
 
-def _unwired_judges(index: SourceIndex, wired: set[str]) -> list[Evidence]:
+def _unwired_judges(index: SourceIndex, ws: Workspace, wired: set[str]) -> list[Evidence]:
     """Rule: a judge or the chief justice exists as a node function, the graph has no node
     of that role, and nothing anywhere calls or wires the function (not imported, called,
     listed or even mentioned: a judge reached through a dispatcher or a table is never
     charged)."""
     out: list[Evidence] = []
+    if any(_LOADS_BY_NAME.search(sf.source) for sf in index.files):
+        return out
     for role, pattern in ROLES.items():
         if any(pattern.search(name) for name in wired):
             continue
         for name, where in _candidates(index, pattern):
-            if _mentions(index, name) > 1:
+            if _mentions(index, name) > 1 or in_data_files(ws, name):
                 continue
             out.append(make(
                 NAME, "Judge or chief justice written but never added to the graph",

@@ -25,7 +25,7 @@ from courtroom.detectives.repo.workspace import Workspace
 
 #: Code that builds state keys from a schema or by name: no key can be said unwritten.
 DYNAMIC_KEYS = re.compile(rb"__annotations__|\.fromkeys\(|model_fields|get_type_hints|"
-                          rb"\bsetattr\(|__fields__|\bvars\(")
+                          rb"\bsetattr\(|__fields__|\bvars\(|__dict__")
 _DATA_SUFFIXES = (".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".env")
 
 
@@ -64,9 +64,15 @@ def spelled(index: SourceIndex, ws: Workspace, key: str) -> bool:
                 return True
             if node.type == "interpolation" and _fragment_of(sf, node, key):
                 return True
-    return any(rel.endswith(_DATA_SUFFIXES) and re.search(
-        rf"(?<![\w-]){re.escape(key)}(?![\w-])", ws.read_text(rel) or "")
-        for rel in ws.files() if not is_test_path(rel))
+    return in_data_files(ws, key)
+
+
+def in_data_files(ws: Workspace, word: str) -> bool:
+    """Whether a data file (JSON, YAML, TOML, INI, .env) names ``word``: a caller or a
+    loader may hand it to the graph."""
+    pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
+    return any(rel.endswith(_DATA_SUFFIXES) and pattern.search(ws.read_text(rel) or "")
+               for rel in ws.files() if not is_test_path(rel))
 
 
 def _assigned(node: Node) -> bool:

@@ -23,7 +23,11 @@ _MESSAGES = {"MessagesState": "messages", "langgraph.graph.MessagesState": "mess
 #: Class bodies that accept attributes or keywords no field names.
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _OPEN_MARKERS = ("__getattr__", "extra=\"allow\"", "extra='allow'", "Extra.allow",
-                 "alias_generator", "__getattribute__", "__slots__")
+                 "alias_generator", "__getattribute__", "__slots__", "AliasChoices",
+                 "AliasPath", "mode=\"before\"", "mode='before'", "pre=True",
+                 "__get_validators__")
+#: Field types LangGraph fills itself (managed values): read, never written by a node.
+_MANAGED = re.compile(r"RemainingSteps|IsLastStep|Managed")
 
 
 @dataclass(frozen=True)
@@ -98,8 +102,10 @@ def _read_class(sf: SourceFile, node: Node) -> ClassInfo:
         if assign.child_by_field_name("type") is None:
             members.add(sf.text(left))
             continue
-        fields[sf.text(left)] = right is not None and not _required_field(sf, right)
-        types |= set(_NAME.findall(sf.text(assign.child_by_field_name("type"))))
+        kind = sf.text(assign.child_by_field_name("type"))
+        fields[sf.text(left)] = bool(_MANAGED.search(kind)) or (
+            right is not None and not _required_field(sf, right))
+        types |= set(_NAME.findall(kind))
         aliases |= _aliases(sf, right)
     members |= {sf.text(n.child_by_field_name("attribute")) for n in walk(body)
                 if n.type == "attribute" and _assigned(n) and

@@ -166,6 +166,20 @@ def test_key_given_by_the_caller_or_read_with_get_is_not_charged(
     assert state_flow(open_case(submission(tmp_path / "b", soft))) == []
 
 
+def test_key_a_model_or_a_data_file_may_provide_is_not_charged(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    nodes = NODES.replace('report = "; ".join(state["opinions"])',
+                          'report = state["rubric_path"] + "; ".join(state["opinions"])')
+    request = "from pydantic import BaseModel\n\n\nclass Request(BaseModel):\n" \
+        "    rubric_path: str\n"
+    repo = submission(tmp_path / "a", nodes)
+    (repo / "src/api.py").write_text(request, encoding="utf-8")
+    assert state_flow(open_case(repo)) == []
+    repo = submission(tmp_path / "b", nodes)
+    (repo / "config.yaml").write_text("rubric_path: rubric.json\n", encoding="utf-8")
+    assert state_flow(open_case(repo)) == []
+
+
 def test_evidence_looked_up_under_a_key_never_stored(tmp_path: Path,
                                                      open_case: OpenCase) -> None:
     nodes = NODES.replace('evidence = state["evidences"]["repo"]',

@@ -112,3 +112,9 @@ def bench(state: AgentState) -> dict:
                           'g.add_node("defense", defense)\n    g.add_node("tech_lead", defense)')
     ev = state_flow(open_case(submission(tmp_path / "b", JUDGES + TECH_LEAD, graph)))
     assert not by_goal(ev, GOAL)
+    # Functions loaded by a name computed at run time may be any of them.
+    loader = "import importlib\n\n\ndef load(name):\n" \
+        "    return importlib.import_module(name)\n"
+    repo = submission(tmp_path / "c", JUDGES + TECH_LEAD)
+    (repo / "src/loader.py").write_text(loader, encoding="utf-8")
+    assert not by_goal(state_flow(open_case(repo)), GOAL)
