@@ -84,7 +84,9 @@ def _schemas(index: SourceIndex, wired: Wiring, flow: Flow) -> list[Schema] | No
         head = g.annotation.split("[", 1)[0].strip()
         if not _PLAIN.match(g.annotation.strip()):
             names.add(head)
-    schemas = [resolve_schema(table, name) for name in sorted(names)]
+    # The builder's own state first: it is the schema a rationale names by default.
+    schemas = [resolve_schema(table, name) for name in dict.fromkeys([*wired.schemas,
+                                                                      *sorted(names)])]
     return None if any(s is None for s in schemas) else [s for s in schemas if s]
 
 
@@ -95,7 +97,7 @@ def _undeclared(flow: Flow, schemas: list[Schema]) -> list[Evidence]:
         [(outer, "subscript") for _g, acc in flow for outer, _k, _w in acc.inner_reads]
     hard = {key for key, how in reads if how != "get"}
     soft = {key for key, how in reads if how == "get"}
-    state = schemas[0]
+    by_name = {s.name: s for s in schemas}
     out: list[Evidence] = []
     seen: set[str] = set()
     for g, acc in flow:
@@ -106,6 +108,7 @@ def _undeclared(flow: Flow, schemas: list[Schema]) -> list[Evidence]:
             if key in declared or key in seen or len(out) >= PER_RULE:
                 continue
             seen.add(key)
+            state = by_name.get(g.annotation.split("[", 1)[0].strip(), schemas[0])
             # A key read as state[k] fails its reader; one read with .get() only loses
             # the value (the reader sees its default), so only the first cannot work.
             tags = TAGS if key in hard else TAGS[:-1]
@@ -135,12 +138,15 @@ def _unwritten(index: SourceIndex, ws: Workspace, flow: Flow, schemas: list[Sche
     """Rule: a node or router reads a key that nothing writes and no caller provides."""
     written = {k for _g, acc in flow for k in (*acc.returned, *acc.in_place)} | elsewhere
     defaults = {f for s in schemas for f, has in s.fields.items() if has}
-    attribute_ok = all(s.kind != "typeddict" for s in schemas)
+    # Attributes are read off a model state only, and only its declared fields: a property
+    # is computed, and an attribute no field names is the model rule's charge.
+    fields = {f for s in schemas for f in s.fields} \
+        if all(s.kind != "typeddict" for s in schemas) else set()
     out: list[Evidence] = []
     seen: set[str] = set()
     for g, acc in flow:
         for key, how, where in acc.reads:
-            if how == "get" or (how == "attribute" and not attribute_ok) or key in seen \
+            if how == "get" or (how == "attribute" and key not in fields) or key in seen \
                     or key in written or key in defaults or len(out) >= PER_RULE:
                 continue
             seen.add(key)

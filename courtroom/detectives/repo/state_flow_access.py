@@ -185,7 +185,8 @@ def _returned(sf: SourceFile, value: Node | None, param: str, nodes: list[Node],
         acc.returns_state = True
         return
     if value.type == "conditional_expression":
-        for part in value.named_children[:2]:
+        # a if cond else b: the condition is not returned.
+        for part in value.named_children[0:3:2]:
             _returned(sf, part, param, nodes, table, acc)
         return
     keys, complete = _dict_keys(sf, value, param, nodes, table)

@@ -146,7 +146,7 @@ def model_misuse(index: SourceIndex, roots: list[str], detective: str) -> list[E
                   schema.kind == "dataclass" else "the keyword is not a field: pydantic "
                   "drops the value (or rejects it when extra fields are forbidden)") \
             if keyword else "reading it raises AttributeError"
-        usage = f"{model}({attr}=...)" if keyword else f".{attr} on a {model}"
+        usage = f"{model}({attr}=...) is built" if keyword else f"{model}.{attr} is read"
         out.append(make(
             detective, "Model used with a field it does not define", True, where,
             f"{usage} at {where}, but {model} ({schema.location}) defines no field {attr}: "

@@ -107,7 +107,7 @@ def test_attribute_the_model_does_not_define(tmp_path: Path, open_case: OpenCase
     item = ev[0]
     assert item.found and item.direction == "adverse"
     assert {"github_repo", "state", UNWORKABLE_TAG} <= set(item.tags)
-    assert ".verdict on a JudicialOpinion" in item.rationale
+    assert "JudicialOpinion.verdict is read" in item.rationale
     assert "Fix:" in item.rationale and "judge, score" in item.rationale
 
 
