@@ -27,7 +27,13 @@ from courtroom.detectives.repo.state_flow_keys import (
 )
 from courtroom.detectives.repo.state_flow_models import model_misuse
 from courtroom.detectives.repo.state_flow_schema import Schema, class_table, resolve_schema
-from courtroom.detectives.repo.state_flow_wiring import GraphFunction, Wiring, state_param, wiring
+from courtroom.detectives.repo.state_flow_wiring import (
+    GraphFunction,
+    Wiring,
+    invoked,
+    state_param,
+    wiring,
+)
 from courtroom.detectives.repo.workspace import Workspace
 from courtroom.models import UNWORKABLE_TAG, Evidence
 
@@ -140,8 +146,11 @@ def _unwritten(index: SourceIndex, ws: Workspace, flow: Flow, schemas: list[Sche
     defaults = {f for s in schemas for f, has in s.fields.items() if has}
     # Attributes are read off a model state only, and only its declared fields: a property
     # is computed, and an attribute no field names is the model rule's charge.
-    fields = {f for s in schemas for f in s.fields} \
-        if all(s.kind != "typeddict" for s in schemas) else set()
+    declared = {f for s in schemas for f in s.fields}
+    fields = declared if all(s.kind != "typeddict" for s in schemas) else set()
+    # A declared key may be input that an outside caller gives, unless the repository's
+    # own caller runs the graph (then the key would be spelled where it is passed).
+    caller = invoked(index)
     out: list[Evidence] = []
     seen: set[str] = set()
     for g, acc in flow:
@@ -150,16 +159,19 @@ def _unwritten(index: SourceIndex, ws: Workspace, flow: Flow, schemas: list[Sche
                     or key in written or key in defaults or len(out) >= PER_RULE:
                 continue
             seen.add(key)
-            if spelled(index, ws, key):
+            if (key in declared and not caller) or spelled(index, ws, key):
                 continue
             role = "Router" if g.router else "Node"
+            why = ("the schema gives it no default and the repository's own invoke() does "
+                   "not pass it" if key in declared else
+                   "no state schema declares it, so not even the caller can set it")
             out.append(make(
                 NAME, "State key read that nothing writes", True, where,
-                f"{role} {g.name} reads '{key}' from the state, but no node returns it, the "
-                f"schema gives it no default and no caller passes it in the initial input: "
-                f"the read fails (KeyError or a validation error) the first time it runs. "
-                f"Fix: return {key} from the node that computes it, or pass it to "
-                f"invoke(), or read it with a default at {where}.", 0.75, TAGS,
+                f"{role} {g.name} reads '{key}' from the state, but no node returns it and "
+                f"{why}: the read fails (KeyError or a validation error) the first time it "
+                f"runs. Fix: return {key} from the node that computes it"
+                f"{'' if key in declared else ' and declare it in the state'}, or read it "
+                f"with a default at {where}.", 0.75, TAGS,
                 content=f"{where} {key}", direction="adverse"))
     return out
 

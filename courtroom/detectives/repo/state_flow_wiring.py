@@ -24,6 +24,7 @@ from courtroom.detectives.parsing import (
 )
 
 _SELF = ("self", "cls")
+_RUN = {"invoke", "ainvoke", "stream", "astream", "batch", "abatch"}
 _SCHEMA_KEYWORDS = ("state_schema", "input", "output", "input_schema", "output_schema")
 
 
@@ -102,6 +103,43 @@ def wiring(index: SourceIndex) -> Wiring:
             elif "call.method" in caps:
                 _wired(sf, node_text(caps["call.method"][0]), caps["call.args"][0], defs, out)
     return out
+
+
+def invoked(index: SourceIndex) -> bool:
+    """Whether the repository itself runs a compiled graph: ``invoke`` (or ``stream``,
+    ``batch``) on a name bound to ``.compile()`` or to a function that compiles one. Without
+    such a caller the input comes from outside (a server, a notebook) and may hold any key."""
+    defs = definitions(index)
+    compilers = {name for name, found in defs.items()
+                 if any(".compile(" in sf.text(fn) for sf, fn in found)}
+    compiled: set[str] = set()
+    runs: list[tuple[SourceFile, Node]] = []
+    for sf in index.files:
+        if is_test_path(sf.path):
+            continue
+        for node in walk(sf.root):
+            if node.type == "assignment" and _compiles(sf, node.child_by_field_name("right"),
+                                                       compilers):
+                compiled.add(sf.text(node.child_by_field_name("left")).split(".")[-1])
+            elif node.type == "call" and sf.text(node.child_by_field_name("function")).split(
+                    ".")[-1] in _RUN:
+                runs.append((sf, node))
+    for sf, call in runs:
+        fn = call.child_by_field_name("function")
+        obj = fn.child_by_field_name("object") if fn is not None and fn.type == "attribute" \
+            else None
+        if obj is not None and (_compiles(sf, obj, compilers) or
+                                sf.text(obj).split(".")[-1] in compiled):
+            return True
+    return False
+
+
+def _compiles(sf: SourceFile, node: Node | None, compilers: set[str]) -> bool:
+    """``builder.compile(...)`` or a call of a function that compiles a graph."""
+    if node is None or node.type != "call":
+        return False
+    name = sf.text(node.child_by_field_name("function"))
+    return name.endswith(".compile") or name.split(".")[-1] in compilers
 
 
 def _builder(sf: SourceFile, args: Node, out: Wiring) -> None:

@@ -155,6 +155,19 @@ def test_key_read_that_nothing_writes(tmp_path: Path, open_case: OpenCase) -> No
     assert "'rubric_path'" in ev[0].rationale
 
 
+def test_declared_key_nothing_writes_when_the_repository_runs_the_graph(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    state = STATE + "    rubric_path: str\n"
+    nodes = NODES.replace('report = "; ".join(state["opinions"])',
+                          'report = state["rubric_path"] + "; ".join(state["opinions"])')
+    ev = state_flow(open_case(submission(tmp_path / "a", nodes, state)))
+    assert [e.goal for e in ev] == [GOAL_UNWRITTEN]
+    assert "own invoke() does not pass it" in ev[0].rationale
+    # Without a caller in the repository the graph's input comes from outside.
+    library = GRAPH.split("def run(")[0]
+    assert state_flow(open_case(submission(tmp_path / "b", nodes, state, library))) == []
+
+
 def test_key_given_by_the_caller_or_read_with_get_is_not_charged(
         tmp_path: Path, open_case: OpenCase) -> None:
     nodes = NODES.replace('report = "; ".join(state["opinions"])',
