@@ -101,8 +101,8 @@ def _undeclared(flow: Flow, schemas: list[Schema]) -> list[Evidence]:
     declared = {f for s in schemas for f in s.fields}
     reads = [(key, how) for _g, acc in flow for key, how, _where in acc.reads] + \
         [(outer, "subscript") for _g, acc in flow for outer, _k, _w in acc.inner_reads]
-    hard = {key for key, how in reads if how != "get"}
-    soft = {key for key, how in reads if how == "get"}
+    hard = {key for key, how in reads if how not in ("get", "guarded")}
+    soft = {key for key, how in reads if how in ("get", "guarded")}
     by_name = {s.name: s for s in schemas}
     out: list[Evidence] = []
     seen: set[str] = set()
@@ -119,8 +119,9 @@ def _undeclared(flow: Flow, schemas: list[Schema]) -> list[Evidence]:
             # the value (the reader sees its default), so only the first cannot work.
             tags = TAGS if key in hard else TAGS[:-1]
             tail = (" A node reads it as a required key, so that read fails." if key in hard
-                    else " It is read only with .get(), which always sees the default."
-                    if key in soft else " Nothing reads it, so the value is lost.")
+                    else " It is read only where its absence is tolerated (.get(), try), so "
+                    "the reader always sees the default." if key in soft
+                    else " Nothing reads it, so the value is lost.")
             out.append(make(
                 NAME, "Node returns a key the state schema does not declare", True, where,
                 f"Node {g.name} returns the key '{key}', which {state.name} (the graph's "
@@ -155,8 +156,8 @@ def _unwritten(index: SourceIndex, ws: Workspace, flow: Flow, schemas: list[Sche
     seen: set[str] = set()
     for g, acc in flow:
         for key, how, where in acc.reads:
-            if how == "get" or (how == "attribute" and key not in fields) or key in seen \
-                    or key in written or key in defaults or len(out) >= PER_RULE:
+            if how in ("get", "guarded") or (how == "attribute" and key not in fields) \
+                    or key in seen or key in written or key in defaults or len(out) >= PER_RULE:
                 continue
             seen.add(key)
             if (key in declared and not caller) or spelled(index, ws, key):

@@ -1,18 +1,20 @@
 """What one graph function does with the state it is handed: the keys it returns (the
 update LangGraph applies), the keys it writes in place, and the keys it reads.
 
-Only the function's own body counts (nested functions and lambdas are other scopes). A
-return whose keys cannot all be read from literals or string constants makes the function's
-writes incomplete: no rule may then say a key is written nowhere.
+Only the function's own body counts (nested functions and lambdas are other scopes). Only
+keys written as literals or string constants are known: keys built at run time are not, so
+the rule that says a key is written nowhere looks for its spelling in the whole tree.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from courtroom.detectives.parsing import Node, SourceFile, call_arguments, string_value
 
 _SCOPES = ("function_definition", "lambda", "class_definition")
+_CATCHES = re.compile(r"\b(KeyError|LookupError|AttributeError|Exception|BaseException)\b")
 
 
 @dataclass
@@ -21,9 +23,9 @@ class Access:
 
     returned: dict[str, str] = field(default_factory=dict)  # key -> location
     in_place: dict[str, str] = field(default_factory=dict)
-    complete: bool = True
     returns_state: bool = False
-    #: (key, how, location); how is "subscript", "get" or "attribute".
+    #: (key, how, location); how is "subscript", "attribute", "get" or "guarded" (a read
+    #: inside a try that catches its failure).
     reads: list[tuple[str, str, str]] = field(default_factory=list)
     #: (state key, inner key, location): a lookup inside a dict-valued state key.
     inner_reads: list[tuple[str, str, str]] = field(default_factory=list)
@@ -67,8 +69,6 @@ def analyse(sf: SourceFile, fn: Node, param: str, table: dict[str, str]) -> Acce
         if node.type == "return_statement":
             value = node.named_children[0] if node.named_children else None
             _returned(sf, value, param, nodes, table, acc)
-        elif node.type == "yield":
-            acc.complete = False
     return acc
 
 
@@ -83,6 +83,21 @@ def _stored(node: Node) -> bool:
         parent.child_by_field_name("left") == node
 
 
+def _guarded(sf: SourceFile, node: Node) -> str | None:
+    """"guarded" when a read sits in a ``try`` whose handler catches its failure (a
+    KeyError, an AttributeError, any Exception or everything): it tolerates absence."""
+    scope = node.parent
+    while scope is not None and scope.type not in _SCOPES:
+        if scope.type == "try_statement":
+            for clause in scope.named_children:
+                if clause.type == "except_clause" and (
+                        _CATCHES.search(sf.text(clause).split(":", 1)[0]) or
+                        sf.text(clause).split(":", 1)[0].strip() == "except"):
+                    return "guarded"
+        scope = scope.parent
+    return None
+
+
 def _read_or_write(sf: SourceFile, node: Node, param: str, table: dict[str, str],
                    aliases: dict[str, str], acc: Access) -> None:
     """Record one subscript, attribute or ``.get`` call on the state (or an alias)."""
@@ -95,7 +110,7 @@ def _read_or_write(sf: SourceFile, node: Node, param: str, table: dict[str, str]
             if _stored(node):
                 acc.in_place[key] = where
             else:
-                acc.reads.append((key, "subscript", where))
+                acc.reads.append((key, _guarded(sf, node) or "subscript", where))
         elif key is not None and outer is not None and not _stored(node):
             acc.inner_reads.append((outer, key, where))
     elif node.type == "attribute":
@@ -107,7 +122,7 @@ def _read_or_write(sf: SourceFile, node: Node, param: str, table: dict[str, str]
             if _stored(node):
                 acc.in_place[sf.text(attr)] = where
             else:
-                acc.reads.append((sf.text(attr), "attribute", where))
+                acc.reads.append((sf.text(attr), _guarded(sf, node) or "attribute", where))
     elif node.type == "call":
         _call(sf, node, param, table, aliases, acc)
 
@@ -125,12 +140,10 @@ def _call(sf: SourceFile, node: Node, param: str, table: dict[str, str],
         if method == "get" and first is not None:
             acc.reads.append((first, "get", sf.loc(node)))
         elif method in ("update", "setdefault"):
-            keys, complete = _dict_keys(sf, positional[0] if positional else None, param,
-                                        [], table)
+            keys = _dict_keys(sf, positional[0] if positional else None, [], table)
             keys = {first: sf.loc(node)} if method == "setdefault" and first else keys
             acc.in_place.update(keys)
             acc.in_place.update({k: sf.loc(node) for k in keywords})
-            acc.complete = acc.complete and (complete or method == "setdefault")
         return
     outer = _outer_key(sf, obj, param, table, aliases)
     if outer is not None and method == "get" and first is not None:
@@ -189,63 +202,46 @@ def _returned(sf: SourceFile, value: Node | None, param: str, nodes: list[Node],
         for part in value.named_children[0:3:2]:
             _returned(sf, part, param, nodes, table, acc)
         return
-    keys, complete = _dict_keys(sf, value, param, nodes, table)
+    keys = _dict_keys(sf, value, nodes, table)
     acc.returned.update({k: v for k, v in keys.items() if k not in acc.returned})
-    acc.complete = acc.complete and complete
 
 
-def _dict_keys(sf: SourceFile, value: Node | None, param: str, nodes: list[Node],
-               table: dict[str, str]) -> tuple[dict[str, str], bool]:
-    """Keys of a dict literal, ``dict(k=...)``, ``Command(update=...)`` or a local dict
-    built in the function; complete is False when some key cannot be read."""
+def _dict_keys(sf: SourceFile, value: Node | None, nodes: list[Node],
+               table: dict[str, str]) -> dict[str, str]:
+    """Literal keys of a dict literal, ``dict(k=...)``, ``Command(update=...)`` or a local
+    dict built in the function, each with where it is written."""
     if value is None:
-        return {}, False
+        return {}
     if value.type == "dictionary":
         keys: dict[str, str] = {}
-        complete = True
         for child in value.named_children:
-            if child.type == "pair":
-                key = key_of(sf, child.child_by_field_name("key"), table)
-                if key is None:
-                    complete = False
-                else:
-                    keys.setdefault(key, sf.loc(child))
-            elif child.type == "dictionary_splat":
-                complete = complete and _is_state(sf, child.named_children[0], param)
-        return keys, complete
+            key = key_of(sf, child.child_by_field_name("key"), table) \
+                if child.type == "pair" else None
+            if key is not None:
+                keys.setdefault(key, sf.loc(child))
+        return keys
     if value.type == "call":
         name = sf.text(value.child_by_field_name("function")).split(".")[-1]
         positional, keywords = call_arguments(value.child_by_field_name("arguments"))
         if name == "dict" and not positional:
-            return {k: sf.loc(v) for k, v in keywords.items()}, True
+            return {k: sf.loc(v) for k, v in keywords.items()}
         if name == "Command":
-            update = keywords.get("update")
-            return _dict_keys(sf, update, param, nodes, table) if update is not None \
-                else ({}, True)
-        return {}, False
+            return _dict_keys(sf, keywords.get("update"), nodes, table)
+        return {}
     if value.type == "identifier":
-        return _local_dict(sf, sf.text(value), param, nodes, table)
-    return {}, False
+        return _local_dict(sf, sf.text(value), nodes, table)
+    return {}
 
 
-def _local_dict(sf: SourceFile, var: str, param: str, nodes: list[Node],
-                table: dict[str, str]) -> tuple[dict[str, str], bool]:
-    """Keys of ``var = {...}; var["k"] = ...; var.update({...}); return var``."""
+def _local_dict(sf: SourceFile, var: str, nodes: list[Node],
+                table: dict[str, str]) -> dict[str, str]:
+    """Keys of ``var = {...}; var["k"] = ...; return var``."""
     keys: dict[str, str] = {}
-    assigned = 0
-    complete = True
     for node in nodes:
         if node.type == "assignment" and sf.text(node.child_by_field_name("left")) == var:
-            assigned += 1
-            found, ok = _dict_keys(sf, node.child_by_field_name("right"), param, [], table)
-            keys.update(found)
-            complete = complete and ok
+            keys.update(_dict_keys(sf, node.child_by_field_name("right"), [], table))
         elif node.type == "subscript" and _stored(node) and \
                 sf.text(node.child_by_field_name("value")) == var:
             key = key_of(sf, node.child_by_field_name("subscript"), table)
-            complete = complete and key is not None
             keys.update({key: sf.loc(node)} if key else {})
-        elif node.type == "call" and sf.text(node.child_by_field_name("function")) in (
-                f"{var}.update", f"{var}.setdefault"):
-            complete = False
-    return keys, complete and assigned == 1
+    return keys

@@ -177,6 +177,10 @@ def test_key_given_by_the_caller_or_read_with_get_is_not_charged(
     soft = NODES.replace('report = "; ".join(state["opinions"])',
                          'report = state.get("rubric_path") or "; ".join(state["opinions"])')
     assert state_flow(open_case(submission(tmp_path / "b", soft))) == []
+    guarded = NODES.replace('    report = "; ".join(state["opinions"])',
+                            '    try:\n        report = state["rubric_path"]\n'
+                            '    except KeyError:\n        report = "; ".join(state["opinions"])')
+    assert state_flow(open_case(submission(tmp_path / "c", guarded))) == []
 
 
 def test_key_a_model_or_a_data_file_may_provide_is_not_charged(
