@@ -22,11 +22,16 @@ from courtroom.detectives.repo.state_flow_access import Access, analyse
 from courtroom.detectives.repo.state_flow_keys import (
     DYNAMIC_KEYS,
     in_data_files,
-    inner_keys,
     spelled,
+    unread_inner,
 )
 from courtroom.detectives.repo.state_flow_models import model_misuse
-from courtroom.detectives.repo.state_flow_schema import Schema, class_table, resolve_schema
+from courtroom.detectives.repo.state_flow_schema import (
+    ClassInfo,
+    Schema,
+    class_table,
+    resolve_schema,
+)
 from courtroom.detectives.repo.state_flow_wiring import (
     GraphFunction,
     Wiring,
@@ -52,6 +57,9 @@ _LOADS_BY_NAME = re.compile(rb"import_module\(|__import__\(|entry_points\(|"
                             rb"\bgetattr\([^,()]+,\s*[A-Za-z_]")
 #: Located facts one rule reports at most (the lenses weigh a goal's first few anyway).
 PER_RULE = 3
+#: Keys one rule searches the whole tree for at most: a hostile tree cannot make the audit
+#: quadratic, and a key left unsearched is never charged.
+MAX_KEYS = 40
 #: Annotations of a state parameter that declare no channel of their own.
 _PLAIN = re.compile(r"^(|dict|Dict|Any|Mapping|MutableMapping|object|typing\.Any)(\[.*\])?$")
 
@@ -64,34 +72,35 @@ def state_flow(case: Case) -> list[Evidence]:
     ws = case.workspace
     index = source_index(ws)
     wired = wiring(index)
-    out = model_misuse(index, wired.schemas, NAME)
+    classes = class_table(index)
+    out = model_misuse(index, classes, wired.schemas, NAME)
     if not wired.functions:
         return out
     table = constants(index)
     flow = [(g, analyse(g.sf, g.fn, g.param, table)) for g in wired.functions if g.param]
-    schemas = _schemas(index, wired, flow)
+    schemas = _schemas(classes, wired, flow)
     if schemas is not None:
         out += _undeclared(flow, schemas)
         if not any(DYNAMIC_KEYS.search(sf.source) for sf in index.files):
-            out += _unwritten(index, ws, flow, schemas, _other_fields(index, schemas))
-    out += _unread_inner(index, flow, table)
+            out += _unwritten(index, ws, flow, schemas, _other_fields(classes, schemas))
+    out += unread_inner(index, flow, table, NAME)
     out += _unwired_judges(index, ws, set(graph_facts(ws).nodes) | wired.referenced)
     return out
 
 
-def _schemas(index: SourceIndex, wired: Wiring, flow: Flow) -> list[Schema] | None:
+def _schemas(classes: dict[str, list[ClassInfo]], wired: Wiring,
+             flow: Flow) -> list[Schema] | None:
     """Every schema the graph's channels come from (StateGraph's state, input and output
     and each node's own annotated state), or None when one of them cannot be read."""
     if wired.opaque_builders or not wired.schemas:
         return None
-    table = class_table(index)
     names = set(wired.schemas)
     for g, _ in flow:
         head = g.annotation.split("[", 1)[0].strip()
         if not _PLAIN.match(g.annotation.strip()):
             names.add(head)
     # The builder's own state first: it is the schema a rationale names by default.
-    schemas = [resolve_schema(table, name) for name in dict.fromkeys([*wired.schemas,
+    schemas = [resolve_schema(classes, name) for name in dict.fromkeys([*wired.schemas,
                                                                       *sorted(names)])]
     return None if any(s is None for s in schemas) else [s for s in schemas if s]
 
@@ -132,11 +141,11 @@ def _undeclared(flow: Flow, schemas: list[Schema]) -> list[Evidence]:
     return out
 
 
-def _other_fields(index: SourceIndex, schemas: list[Schema]) -> set[str]:
+def _other_fields(classes: dict[str, list[ClassInfo]], schemas: list[Schema]) -> set[str]:
     """Fields of the repository's other classes: a subgraph's state, or a request model
     dumped into ``invoke()``, may write them without spelling them as strings."""
     own = {s.name for s in schemas}
-    return {f for name, infos in class_table(index).items() if name not in own
+    return {f for name, infos in classes.items() if name not in own
             for info in infos for f in info.fields}
 
 
@@ -157,7 +166,8 @@ def _unwritten(index: SourceIndex, ws: Workspace, flow: Flow, schemas: list[Sche
     for g, acc in flow:
         for key, how, where in acc.reads:
             if how in ("get", "guarded") or (how == "attribute" and key not in fields) \
-                    or key in seen or key in written or key in defaults or len(out) >= PER_RULE:
+                    or key in seen or key in written or key in defaults or len(out) >= PER_RULE \
+                    or len(seen) >= MAX_KEYS:
                 continue
             seen.add(key)
             if (key in declared and not caller) or spelled(index, ws, key):
@@ -174,30 +184,6 @@ def _unwritten(index: SourceIndex, ws: Workspace, flow: Flow, schemas: list[Sche
                 f"{'' if key in declared else ' and declare it in the state'}, or read it "
                 f"with a default at {where}.", 0.75, TAGS,
                 content=f"{where} {key}", direction="adverse"))
-    return out
-
-
-def _unread_inner(index: SourceIndex, flow: Flow, table: dict[str, str]) -> list[Evidence]:
-    """Rule: a node looks evidence up under an inner key it is never stored under."""
-    out: list[Evidence] = []
-    stored: dict[str, set[str] | None] = {}
-    seen: set[tuple[str, str]] = set()
-    for g, acc in flow:
-        for outer, key, where in acc.inner_reads:
-            if outer not in stored:
-                stored[outer] = inner_keys(index, outer, table)
-            known = stored[outer]
-            if not known or key in known or (outer, key) in seen or len(out) >= PER_RULE:
-                continue
-            seen.add((outer, key))
-            names = ", ".join(sorted(known)[:8])
-            out.append(make(
-                NAME, "State looked up under a key it is never stored under", True, where,
-                f"{g.name} looks up '{key}' in the state's '{outer}', but every write of "
-                f"'{outer}' stores only {names}: the lookup never finds anything. Fix: look "
-                f"up one of {names} at {where}, or store under '{key}' where '{outer}' "
-                "is written.", 0.75, TAGS, content=f"{where} {outer}[{key}]",
-                direction="adverse"))
     return out
 
 

@@ -1,5 +1,5 @@
-"""Where a state key is spelled anywhere in the repository, and which inner keys a
-dict-valued state key is ever given.
+"""Where a state key is spelled anywhere in the repository, which inner keys a
+dict-valued state key is ever given, and the rule that reads one it is never given.
 
 These are the conservative halves of the state-flow rules: a key counts as possibly
 written when it is spelled anywhere outside a plain read (a dict key, a keyword, an
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from courtroom.detectives.common import is_test_path
+from courtroom.detectives.common import REPO, is_test_path, make
 from courtroom.detectives.parsing import (
     Node,
     SourceFile,
@@ -20,12 +20,18 @@ from courtroom.detectives.parsing import (
     string_value,
     walk,
 )
-from courtroom.detectives.repo.state_flow_access import key_of
+from courtroom.detectives.repo.state_flow_access import Access, key_of
+from courtroom.detectives.repo.state_flow_wiring import GraphFunction
 from courtroom.detectives.repo.workspace import Workspace
+from courtroom.models import UNWORKABLE_TAG, Evidence
 
 #: Code that builds state keys from a schema or by name: no key can be said unwritten.
 DYNAMIC_KEYS = re.compile(rb"__annotations__|\.fromkeys\(|model_fields|get_type_hints|"
                           rb"\bsetattr\(|__fields__|\bvars\(|__dict__")
+TAGS = (REPO, "state", UNWORKABLE_TAG)
+PER_RULE = 3
+#: Dict-valued state keys searched for at most (a key left unsearched is never charged).
+MAX_OUTERS = 20
 _DATA_SUFFIXES = (".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".env")
 
 
@@ -168,3 +174,28 @@ def _inner_write(sf: SourceFile, node: Node, outer: str,
                 fn.child_by_field_name("attribute")) in ("update", "setdefault", "__setitem__"):
             return None
     return set()
+
+
+def unread_inner(index: SourceIndex, flow: list[tuple[GraphFunction, Access]],
+                 table: dict[str, str], detective: str) -> list[Evidence]:
+    """Rule: a node looks evidence up under an inner key it is never stored under."""
+    out: list[Evidence] = []
+    stored: dict[str, set[str] | None] = {}
+    seen: set[tuple[str, str]] = set()
+    for g, acc in flow:
+        for outer, key, where in acc.inner_reads:
+            if outer not in stored and len(stored) < MAX_OUTERS:
+                stored[outer] = inner_keys(index, outer, table)
+            known = stored.get(outer)
+            if not known or key in known or (outer, key) in seen or len(out) >= PER_RULE:
+                continue
+            seen.add((outer, key))
+            names = ", ".join(sorted(known)[:8])
+            out.append(make(
+                detective, "State looked up under a key it is never stored under", True, where,
+                f"{g.name} looks up '{key}' in the state's '{outer}', but every write of "
+                f"'{outer}' stores only {names}: the lookup never finds anything. Fix: look "
+                f"up one of {names} at {where}, or store under '{key}' where '{outer}' "
+                "is written.", 0.75, TAGS, content=f"{where} {outer}[{key}]",
+                direction="adverse"))
+    return out

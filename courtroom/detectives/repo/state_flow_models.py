@@ -12,7 +12,7 @@ from __future__ import annotations
 from courtroom.detectives.common import REPO, is_test_path, make
 from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, matches, walk
 from courtroom.detectives.repo.state_flow_access import own_nodes
-from courtroom.detectives.repo.state_flow_schema import Schema, class_table, state_models
+from courtroom.detectives.repo.state_flow_schema import ClassInfo, Schema, state_models
 from courtroom.models import UNWORKABLE_TAG, Evidence
 
 TAGS = (REPO, "state", UNWORKABLE_TAG)
@@ -26,9 +26,9 @@ _MODEL_API = frozenset({
     "schema_json", "construct", "validate", "update_forward_refs"})
 
 
-def _models(index: SourceIndex, roots: list[str]) -> dict[str, Schema]:
+def _models(classes: dict[str, list[ClassInfo]], roots: list[str]) -> dict[str, Schema]:
     """The pydantic models and dataclasses the graph's state holds, read in full."""
-    found = state_models(class_table(index), roots)
+    found = state_models(classes, roots)
     return {name: s for name, s in found.items() if s.kind in ("pydantic", "dataclass")}
 
 
@@ -127,10 +127,11 @@ def _bad_keywords(sf: SourceFile, call: Node,
     return out
 
 
-def model_misuse(index: SourceIndex, roots: list[str], detective: str) -> list[Evidence]:
+def model_misuse(index: SourceIndex, classes: dict[str, list[ClassInfo]], roots: list[str],
+                 detective: str) -> list[Evidence]:
     """Rule: a model the state holds (or the state itself) is read or built with a field
     it does not define."""
-    models = _models(index, roots)
+    models = _models(classes, roots)
     hits: list[tuple[str, str, str, bool]] = []
     for sf in index.files:
         if is_test_path(sf.path) or not models:
