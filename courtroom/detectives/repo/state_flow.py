@@ -116,7 +116,7 @@ def _undeclared(flow: Flow, schemas: list[Schema]) -> list[Evidence]:
     out: list[Evidence] = []
     seen: set[str] = set()
     for g, acc in flow:
-        if g.router:
+        if g.router or g.wrapped:
             continue
         keys = {**(acc.in_place if acc.returns_state else {}), **acc.returned}
         for key, where in keys.items():
@@ -130,7 +130,7 @@ def _undeclared(flow: Flow, schemas: list[Schema]) -> list[Evidence]:
             tail = (" A node reads it as a required key, so that read fails." if key in hard
                     else " It is read only where its absence is tolerated (.get(), try), so "
                     "the reader always sees the default." if key in soft
-                    else " Nothing reads it, so the value is lost.")
+                    else " No node reads it, and the graph's result does not hold it either.")
             out.append(make(
                 NAME, "Node returns a key the state schema does not declare", True, where,
                 f"Node {g.name} returns the key '{key}', which {state.name} (the graph's "

@@ -17,6 +17,7 @@ from courtroom.detectives.parsing import (
     SourceFile,
     SourceIndex,
     call_arguments,
+    enclosing,
     matches,
     node_text,
     string_value,
@@ -38,6 +39,9 @@ class GraphFunction:
     param: str | None
     annotation: str
     router: bool
+    #: Handed to a wrapper (``safe(fn, ...)``): it reads the state, but what the node
+    #: returns is the wrapper's to decide.
+    wrapped: bool = False
 
 
 @dataclass
@@ -55,15 +59,24 @@ class Wiring:
     referenced: set[str] = field(default_factory=set)
 
 
-def definitions(index: SourceIndex) -> dict[str, list[tuple[SourceFile, Node]]]:
-    """Every function definition of the non-test sources, by name."""
-    out: dict[str, list[tuple[SourceFile, Node]]] = {}
+Defs = dict[str, list[tuple[SourceFile, Node]]]
+
+
+def definitions(index: SourceIndex) -> Defs:
+    """Every function definition of the non-test sources, by name; a class by its name
+    maps to its ``__call__`` method (an instance of it can be a node)."""
+    out: Defs = {}
     for sf in index.files:
         if is_test_path(sf.path):
             continue
         for caps in matches("functions", sf.root):
-            out.setdefault(node_text(caps["function.name"][0]), []).append(
-                (sf, caps["function"][0]))
+            fn = caps["function"][0]
+            name = node_text(caps["function.name"][0])
+            out.setdefault(name, []).append((sf, fn))
+            owner = enclosing(fn, ("class_definition", "function_definition"))
+            if name == "__call__" and owner is not None and owner.type == "class_definition":
+                out.setdefault(sf.text(owner.child_by_field_name("name")) + "()", []).append(
+                    (sf, fn))
     return out
 
 
@@ -155,7 +168,7 @@ def _builder(sf: SourceFile, args: Node, out: Wiring) -> None:
 
 
 def _wired(sf: SourceFile, method: str, args: Node,
-           defs: dict[str, list[tuple[SourceFile, Node]]], out: Wiring) -> None:
+           defs: Defs, out: Wiring) -> None:
     """Record the action of an add_node call, the router of add_conditional_edges, and
     the steps of add_sequence."""
     positional, keywords = call_arguments(args)
@@ -185,7 +198,7 @@ def _label(sf: SourceFile, node: Node) -> str:
 
 
 def _resolve(sf: SourceFile, label: str, action: Node,
-             defs: dict[str, list[tuple[SourceFile, Node]]], out: Wiring,
+             defs: Defs, out: Wiring,
              router: bool) -> None:
     """Resolve one node action or router to its definition, or count it unresolved."""
     out.referenced |= {sf.text(n).split(".")[-1] for n in walk(action)
@@ -197,11 +210,33 @@ def _resolve(sf: SourceFile, label: str, action: Node,
         name = sf.text(first) if first is not None and first.type == "identifier" else None
         out.functions.append(GraphFunction(label, sf, action, name, "", router))
         return
-    found = defs.get(sf.text(action).split(".")[-1], []) \
-        if action.type in ("identifier", "attribute") else []
+    found, wrapped = _definition(sf, action, defs)
     if len(found) != 1:
         out.unresolved.append(label)
         return
     where, fn = found[0]
     param, annotation = state_param(where, fn)
-    out.functions.append(GraphFunction(label, where, fn, param, annotation, router))
+    if wrapped and not ("state" in (param or "").lower() or "State" in annotation):
+        out.unresolved.append(label)
+        return
+    out.functions.append(GraphFunction(label, where, fn, param, annotation, router, wrapped))
+
+
+def _definition(sf: SourceFile, action: Node,
+                defs: Defs) -> tuple[list[tuple[SourceFile, Node]], bool]:
+    """The definitions a node action may name: a function, an instance of a class with
+    ``__call__`` (``Judge()``), or a function handed to a wrapper function of the
+    repository (``safe(fn, ...)``) or to ``RunnableLambda``; never to a class or to
+    ``partial``, which may bind the first parameter to something else."""
+    if action.type in ("identifier", "attribute"):
+        return defs.get(sf.text(action).split(".")[-1], []), False
+    if action.type != "call":
+        return [], False
+    name = sf.text(action.child_by_field_name("function")).split(".")[-1]
+    if f"{name}()" in defs and name not in defs:
+        return defs[f"{name}()"], False
+    positional, _ = call_arguments(action.child_by_field_name("arguments"))
+    wrapper = name in defs or name == "RunnableLambda"
+    if not wrapper or not positional or positional[0].type not in ("identifier", "attribute"):
+        return [], False
+    return defs.get(sf.text(positional[0]).split(".")[-1], []), True

@@ -118,6 +118,28 @@ def test_returned_key_the_schema_drops_and_a_node_needs(tmp_path: Path,
     assert "'repo_summary'" in ev[0].rationale and "AgentState" in ev[0].rationale
 
 
+def test_nodes_given_as_callable_instances_and_wrapped_functions(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    nodes = NODES.replace("def chief_justice(state: AgentState) -> dict:",
+                          "class ChiefJustice:\n"
+                          "    def __call__(self, state: AgentState) -> dict:")
+    nodes = nodes.replace('    report = "; ".join(state["opinions"])\n'
+                          '    return {"final_report": report}',
+                          '        return {"verdict": "; ".join(state["opinions"])}')
+    nodes += "\n\ndef safe(node):\n    return node\n"
+    nodes = nodes.replace('evidence = state["evidences"]["repo"]',
+                          'evidence = state["evidences"]["repo"] + state["rubric_path"]')
+    graph = GRAPH.replace("chief_justice, prosecutor", "ChiefJustice, prosecutor, safe")
+    graph = graph.replace('g.add_node("chief_justice", chief_justice)',
+                          'g.add_node("chief_justice", ChiefJustice())')
+    graph = graph.replace('g.add_node("prosecutor", prosecutor)',
+                          'g.add_node("prosecutor", safe(prosecutor))')
+    ev = state_flow(open_case(submission(tmp_path / "r", nodes, graph=graph)))
+    assert [(e.goal, e.location) for e in ev] == [
+        (GOAL_DROPPED, f"src/nodes.py:{line_of(nodes, 'verdict')}"),
+        (GOAL_UNWRITTEN, f"src/nodes.py:{line_of(nodes, 'rubric_path')}")]
+
+
 def test_dropped_key_read_only_with_get_is_not_unworkable(tmp_path: Path,
                                                           open_case: OpenCase) -> None:
     nodes = NODES.replace(
