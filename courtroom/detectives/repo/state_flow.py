@@ -41,6 +41,7 @@ from courtroom.detectives.repo.state_flow_wiring import (
 )
 from courtroom.detectives.repo.workspace import Workspace
 from courtroom.models import UNWORKABLE_TAG, Evidence
+from courtroom.untrusted import one_line
 
 NAME = "state_flow"
 TAGS = (REPO, "state", UNWORKABLE_TAG)
@@ -124,6 +125,7 @@ def _undeclared(flow: Flow, schemas: list[Schema]) -> list[Evidence]:
                 continue
             seen.add(key)
             state = by_name.get(g.annotation.split("[", 1)[0].strip(), schemas[0])
+            name, shown = one_line(g.name, 60), one_line(key, 60)  # hostile text
             # A key read as state[k] fails its reader; one read with .get() only loses
             # the value (the reader sees its default), so only the first cannot work.
             tags = TAGS if key in hard else TAGS[:-1]
@@ -133,11 +135,11 @@ def _undeclared(flow: Flow, schemas: list[Schema]) -> list[Evidence]:
                     else " No node reads it, and the graph's result does not hold it either.")
             out.append(make(
                 NAME, "Node returns a key the state schema does not declare", True, where,
-                f"Node {g.name} returns the key '{key}', which {state.name} (the graph's "
+                f"Node {name} returns the key '{shown}', which {state.name} (the graph's "
                 f"state, {state.location}) does not declare: LangGraph drops the update "
-                f"silently.{tail} Fix: declare {key} in {state.name} at {state.location}, "
+                f"silently.{tail} Fix: declare {shown} in {state.name} at {state.location}, "
                 f"or return a declared key at {where}.", 0.75 if key in hard else 0.7, tags,
-                content=f"{where} {key}", direction="adverse"))
+                content=f"{where} {shown}", direction="adverse"))
     return out
 
 
@@ -173,17 +175,18 @@ def _unwritten(index: SourceIndex, ws: Workspace, flow: Flow, schemas: list[Sche
             if (key in declared and not caller) or spelled(index, ws, key):
                 continue
             role = "Router" if g.router else "Node"
+            name, shown = one_line(g.name, 60), one_line(key, 60)  # hostile text
             why = ("the schema gives it no default and the repository's own invoke() does "
                    "not pass it" if key in declared else
                    "no state schema declares it, so not even the caller can set it")
             out.append(make(
                 NAME, "State key read that nothing writes", True, where,
-                f"{role} {g.name} reads '{key}' from the state, but no node returns it and "
+                f"{role} {name} reads '{shown}' from the state, but no node returns it and "
                 f"{why}: the read fails (KeyError or a validation error) the first time it "
-                f"runs. Fix: return {key} from the node that computes it"
+                f"runs. Fix: return {shown} from the node that computes it"
                 f"{'' if key in declared else ' and declare it in the state'}, or read it "
                 f"with a default at {where}.", 0.75, TAGS,
-                content=f"{where} {key}", direction="adverse"))
+                content=f"{where} {shown}", direction="adverse"))
     return out
 
 

@@ -24,6 +24,7 @@ from courtroom.detectives.repo.state_flow_access import Access, key_of
 from courtroom.detectives.repo.state_flow_wiring import GraphFunction
 from courtroom.detectives.repo.workspace import Workspace
 from courtroom.models import UNWORKABLE_TAG, Evidence
+from courtroom.untrusted import one_line
 
 #: Code that builds state keys from a schema or by name: no key can be said unwritten.
 DYNAMIC_KEYS = re.compile(rb"__annotations__|\.fromkeys\(|model_fields|get_type_hints|"
@@ -190,10 +191,11 @@ def unread_inner(index: SourceIndex, flow: list[tuple[GraphFunction, Access]],
             if not known or key in known or (outer, key) in seen or len(out) >= PER_RULE:
                 continue
             seen.add((outer, key))
-            names = ", ".join(sorted(known)[:8])
+            names = one_line(", ".join(sorted(known)[:8]), 160)  # hostile text
+            name, outer, key = one_line(g.name, 60), one_line(outer, 60), one_line(key, 60)
             out.append(make(
                 detective, "State looked up under a key it is never stored under", True, where,
-                f"{g.name} looks up '{key}' in the state's '{outer}', but every write of "
+                f"{name} looks up '{key}' in the state's '{outer}', but every write of "
                 f"'{outer}' stores only {names}: the lookup never finds anything. Fix: look "
                 f"up one of {names} at {where}, or store under '{key}' where '{outer}' "
                 "is written.", 0.75, TAGS, content=f"{where} {outer}[{key}]",
