@@ -190,42 +190,43 @@ def _unwritten(index: SourceIndex, ws: Workspace, flow: Flow, schemas: list[Sche
     return out
 
 
-def _mentions(index: SourceIndex, name: str) -> int:
-    """How often ``name`` occurs as a word in the non-test sources."""
-    word = re.compile(rb"(?<![\w])" + re.escape(name.encode()) + rb"(?![\w])")
-    return sum(len(word.findall(sf.source)) for sf in index.files
-               if not is_test_path(sf.path) and name.encode() in sf.source)
-
-
-def _candidates(index: SourceIndex, pattern: re.Pattern[str]) -> list[tuple[str, str]]:
-    """(name, location) of functions of one role that take the state, as a node does."""
-    out: list[tuple[str, str]] = []
+def _candidates(index: SourceIndex,
+                pattern: re.Pattern[str]) -> tuple[list[tuple[str, str]], bool]:
+    """(name, location) of the functions of one role that take the state, as a node does,
+    and whether the role is named anywhere outside them (a persona table, a prompt, a
+    call, an import, a comment): then it may well run, and nothing is charged."""
+    found: list[tuple[str, str]] = []
+    inside = total = 0
     for sf in index.files:
         if is_test_path(sf.path):
             continue
+        total += len(pattern.findall(sf.source.decode("utf-8", "replace")))
         for caps in matches("functions", sf.root):
             name = node_text(caps["function.name"][0])
             if not pattern.search(name):
                 continue
             param, annotation = state_param(sf, caps["function"][0])
             if param and ("state" in param.lower() or "State" in annotation):
-                out.append((name, sf.loc(caps["function"][0])))
-    return out
+                found.append((name, sf.loc(caps["function"][0])))
+                inside += len(pattern.findall(sf.text(caps["function"][0])))
+    return found, total > inside
 
 
 def _unwired_judges(index: SourceIndex, ws: Workspace, wired: set[str]) -> list[Evidence]:
     """Rule: a judge or the chief justice exists as a node function, the graph has no node
-    of that role, and nothing anywhere calls or wires the function (not imported, called,
-    listed or even mentioned: a judge reached through a dispatcher or a table is never
-    charged)."""
+    of that role, and the role is named nowhere else: a judge reached through a
+    dispatcher, a persona table or a factory is never charged."""
     out: list[Evidence] = []
     if any(_LOADS_BY_NAME.search(sf.source) for sf in index.files):
         return out
     for role, pattern in ROLES.items():
         if any(pattern.search(name) for name in wired):
             continue
-        for name, where in _candidates(index, pattern):
-            if _mentions(index, name) > 1 or in_data_files(ws, name):
+        found, named_elsewhere = _candidates(index, pattern)
+        if named_elsewhere:
+            continue
+        for name, where in found:
+            if in_data_files(ws, name):
                 continue
             out.append(make(
                 NAME, "Judge or chief justice written but never added to the graph",

@@ -118,3 +118,9 @@ def bench(state: AgentState) -> dict:
     repo = submission(tmp_path / "c", JUDGES + TECH_LEAD)
     (repo / "src/loader.py").write_text(loader, encoding="utf-8")
     assert not by_goal(state_flow(open_case(repo)), GOAL)
+    # A role named anywhere else (a persona table a dispatching node reads) may well run.
+    repo = submission(tmp_path / "d", JUDGES + TECH_LEAD)
+    (repo / "src/personas.py").write_text('PERSONAS = {"Tech Lead": "pragmatic", '
+                                          '"tech_lead": "weighs maintainability"}\n',
+                                          encoding="utf-8")
+    assert not by_goal(state_flow(open_case(repo)), GOAL)
