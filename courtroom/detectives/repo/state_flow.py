@@ -190,26 +190,37 @@ def _unwritten(index: SourceIndex, ws: Workspace, flow: Flow, schemas: list[Sche
     return out
 
 
-def _candidates(index: SourceIndex,
-                pattern: re.Pattern[str]) -> tuple[list[tuple[str, str]], bool]:
+def _candidates(index: SourceIndex, pattern: re.Pattern[str],
+                wired: set[str]) -> tuple[list[tuple[str, str]], bool]:
     """(name, location) of the functions of one role that take the state, as a node does,
-    and whether the role is named anywhere outside them (a persona table, a prompt, a
-    call, an import, a comment): then it may well run, and nothing is charged."""
+    and whether the role is named where it may run after all: in another file, in another
+    function of their file, or in a file that also holds a wired node of no single role (a
+    dispatcher reading a persona table). Their module's own prompt constants do not
+    count."""
     found: list[tuple[str, str]] = []
-    inside = total = 0
+    elsewhere = False
     for sf in index.files:
         if is_test_path(sf.path):
             continue
-        total += len(pattern.findall(sf.source.decode("utf-8", "replace")))
+        mentions = len(pattern.findall(sf.source.decode("utf-8", "replace")))
+        mine: list[tuple[str, str]] = []
+        others = 0
+        defined: set[str] = set()
         for caps in matches("functions", sf.root):
             name = node_text(caps["function.name"][0])
-            if not pattern.search(name):
-                continue
+            defined.add(name)
             param, annotation = state_param(sf, caps["function"][0])
-            if param and ("state" in param.lower() or "State" in annotation):
-                found.append((name, sf.loc(caps["function"][0])))
-                inside += len(pattern.findall(sf.text(caps["function"][0])))
-    return found, total > inside
+            if pattern.search(name) and param and (
+                    "state" in param.lower() or "State" in annotation):
+                mine.append((name, sf.loc(caps["function"][0])))
+            else:
+                others += len(pattern.findall(sf.text(caps["function"][0])))
+        found += mine
+        # A wired node of no single role beside them may dispatch to every persona.
+        dispatcher = any(not any(p.search(n) for p in ROLES.values()) for n in defined & wired)
+        elsewhere = elsewhere or (bool(mentions) and not mine) or others > 0 or \
+            bool(mine and dispatcher)
+    return found, elsewhere
 
 
 def _unwired_judges(index: SourceIndex, ws: Workspace, wired: set[str]) -> list[Evidence]:
@@ -222,7 +233,7 @@ def _unwired_judges(index: SourceIndex, ws: Workspace, wired: set[str]) -> list[
     for role, pattern in ROLES.items():
         if any(pattern.search(name) for name in wired):
             continue
-        found, named_elsewhere = _candidates(index, pattern)
+        found, named_elsewhere = _candidates(index, pattern, wired)
         if named_elsewhere:
             continue
         for name, where in found:

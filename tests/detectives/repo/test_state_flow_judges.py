@@ -61,9 +61,11 @@ def build():
 
 GOAL = "Judge or chief justice written but never added to the graph"
 TECH_LEAD = '''
+TECH_LEAD_PROMPT = "You are the Tech Lead: does it actually work?"
+
 
 def tech_lead(state: AgentState) -> dict:
-    return {"opinions": ["it runs"]}
+    return {"opinions": [TECH_LEAD_PROMPT]}
 '''
 
 
@@ -124,3 +126,14 @@ def bench(state: AgentState) -> dict:
                                           '"tech_lead": "weighs maintainability"}\n',
                                           encoding="utf-8")
     assert not by_goal(state_flow(open_case(repo)), GOAL)
+    # A wired dispatcher beside it may run every persona of the module's table.
+    judges = JUDGES + TECH_LEAD + '''
+
+def bench(state: AgentState) -> dict:
+    return {"opinions": [PROMPTS[name] for name in PROMPTS]}
+'''
+    graph = GRAPH.replace("chief_justice, defense, prosecutor",
+                          "bench, chief_justice, defense, prosecutor")
+    graph = graph.replace('g.add_node("defense", defense)',
+                          'g.add_node("defense", defense)\n    g.add_node("bench", bench)')
+    assert not by_goal(state_flow(open_case(submission(tmp_path / "e", judges, graph))), GOAL)
