@@ -21,6 +21,7 @@ from courtroom.detectives.repo import (
     judging,  # noqa: F401
     orchestration,  # noqa: F401
     source,  # noqa: F401
+    state_flow,  # noqa: F401
     tools,  # noqa: F401
 )
 from courtroom.detectives.repo.workspace import Workspace, open_workspace
