@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from courtroom.detectives.base import Case, detective
-from courtroom.detectives.common import REPO, is_test_path, make
+from courtroom.detectives.common import REPO, UNWORKABLE, is_test_path, make
 from courtroom.detectives.parsing import SourceIndex, matches, node_text, source_index
 from courtroom.detectives.repo.graph import graph_facts
 from courtroom.detectives.repo.graph_names import constants
@@ -40,12 +40,12 @@ from courtroom.detectives.repo.state_flow_wiring import (
     wiring,
 )
 from courtroom.detectives.repo.workspace import Workspace
-from courtroom.models import UNWORKABLE_TAG, Evidence
+from courtroom.models import Evidence
 from courtroom.untrusted import one_line
 
 NAME = "state_flow"
-TAGS = (REPO, "state", UNWORKABLE_TAG)
-GRAPH_TAGS = (REPO, "graph", UNWORKABLE_TAG)
+TAGS = (REPO, "state", UNWORKABLE)
+GRAPH_TAGS = (REPO, "graph", UNWORKABLE)
 #: The roles a court graph runs, each charged only when no node of the graph names it.
 ROLES = {
     "prosecutor": re.compile(r"prosecut", re.I),

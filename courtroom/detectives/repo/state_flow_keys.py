@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from courtroom.detectives.common import REPO, is_test_path, make
+from courtroom.detectives.common import REPO, UNWORKABLE, is_test_path, make
 from courtroom.detectives.parsing import (
     Node,
     SourceFile,
@@ -23,13 +23,13 @@ from courtroom.detectives.parsing import (
 from courtroom.detectives.repo.state_flow_access import Access, key_of
 from courtroom.detectives.repo.state_flow_wiring import GraphFunction
 from courtroom.detectives.repo.workspace import Workspace
-from courtroom.models import UNWORKABLE_TAG, Evidence
+from courtroom.models import Evidence
 from courtroom.untrusted import one_line
 
 #: Code that builds state keys from a schema or by name: no key can be said unwritten.
 DYNAMIC_KEYS = re.compile(rb"__annotations__|\.fromkeys\(|model_fields|get_type_hints|"
                           rb"\bsetattr\(|__fields__|\bvars\(|__dict__")
-TAGS = (REPO, "state", UNWORKABLE_TAG)
+TAGS = (REPO, "state", UNWORKABLE)
 PER_RULE = 3
 #: Dict-valued state keys searched for at most (a key left unsearched is never charged).
 MAX_OUTERS = 20

@@ -9,13 +9,13 @@ that defines it), with its whole base chain known and nothing that accepts extra
 
 from __future__ import annotations
 
-from courtroom.detectives.common import REPO, is_test_path, make
+from courtroom.detectives.common import REPO, UNWORKABLE, is_test_path, make
 from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, matches, walk
 from courtroom.detectives.repo.state_flow_access import own_nodes
 from courtroom.detectives.repo.state_flow_schema import ClassInfo, Schema, state_models
-from courtroom.models import UNWORKABLE_TAG, Evidence
+from courtroom.models import Evidence
 
-TAGS = (REPO, "state", UNWORKABLE_TAG)
+TAGS = (REPO, "state", UNWORKABLE)
 PER_RULE = 3
 #: Attributes every pydantic model or dataclass instance has besides its fields.
 _MODEL_API = frozenset({

@@ -8,8 +8,9 @@ from pathlib import Path
 from builders import make_repo
 
 from courtroom.detectives.base import REGISTRY
+from courtroom.detectives.common import UNWORKABLE
 from courtroom.detectives.repo.state_flow import state_flow
-from courtroom.models import UNWORKABLE_TAG, Evidence
+from courtroom.models import Evidence
 from detectives.conftest import OpenCase, by_goal
 
 STATE = '''import operator
@@ -114,7 +115,7 @@ def test_returned_key_the_schema_drops_and_a_node_needs(tmp_path: Path,
     ev = by_goal(state_flow(open_case(submission(tmp_path / "r", nodes))), GOAL_DROPPED)
     assert len(ev) == 1
     where = f"src/nodes.py:{line_of(nodes, 'repo_summary')}"
-    assert_charge(ev[0], where, "state", UNWORKABLE_TAG)
+    assert_charge(ev[0], where, "state", UNWORKABLE)
     assert "'repo_summary'" in ev[0].rationale and "AgentState" in ev[0].rationale
 
 
@@ -150,7 +151,7 @@ def test_dropped_key_read_only_with_get_is_not_unworkable(tmp_path: Path,
     ev = by_goal(state_flow(open_case(submission(tmp_path / "r", nodes))), GOAL_DROPPED)
     assert len(ev) == 1
     assert_charge(ev[0], f"src/nodes.py:{line_of(nodes, 'clone failed')}", "state")
-    assert UNWORKABLE_TAG not in ev[0].tags
+    assert UNWORKABLE not in ev[0].tags
 
 
 def test_declared_keys_and_unknown_schemas_are_not_charged(tmp_path: Path,
@@ -181,7 +182,7 @@ def test_key_read_that_nothing_writes(tmp_path: Path, open_case: OpenCase) -> No
     ev = by_goal(state_flow(open_case(submission(tmp_path / "r", nodes))), GOAL_UNWRITTEN)
     assert len(ev) == 1
     assert_charge(ev[0], f"src/nodes.py:{line_of(nodes, 'rubric_path')}", "state",
-                  UNWORKABLE_TAG)
+                  UNWORKABLE)
     assert "'rubric_path'" in ev[0].rationale
 
 
@@ -235,7 +236,7 @@ def test_evidence_looked_up_under_a_key_never_stored(tmp_path: Path,
     ev = by_goal(state_flow(open_case(submission(tmp_path / "r", nodes))), GOAL_INNER)
     assert len(ev) == 1
     assert_charge(ev[0], f"src/nodes.py:{line_of(nodes, 'evidences.get')}", "state",
-                  UNWORKABLE_TAG)
+                  UNWORKABLE)
     assert "'git'" in ev[0].rationale and "repo" in ev[0].rationale
 
 

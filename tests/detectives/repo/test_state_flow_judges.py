@@ -6,8 +6,8 @@ from pathlib import Path
 
 from builders import make_repo
 
+from courtroom.detectives.common import UNWORKABLE
 from courtroom.detectives.repo.state_flow import state_flow
-from courtroom.models import UNWORKABLE_TAG
 from detectives.conftest import OpenCase, by_goal
 
 STATE = '''import operator
@@ -86,7 +86,7 @@ def test_judge_written_but_never_wired(tmp_path: Path, open_case: OpenCase) -> N
     where = f"src/judges.py:{line}"
     item = ev[0]
     assert item.found and item.direction == "adverse" and item.location == where
-    assert {"github_repo", "graph", UNWORKABLE_TAG} <= set(item.tags)
+    assert {"github_repo", "graph", UNWORKABLE} <= set(item.tags)
     assert "tech lead" in item.rationale and "Fix:" in item.rationale
     assert "state" not in item.tags
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from builders import make_repo
 
+from courtroom.detectives.common import UNWORKABLE
 from courtroom.detectives.repo.state_flow import state_flow
-from courtroom.models import UNWORKABLE_TAG
 from detectives.conftest import OpenCase, by_goal
 
 STATE = '''import operator
@@ -106,7 +106,7 @@ def test_attribute_the_model_does_not_define(tmp_path: Path, open_case: OpenCase
     assert [e.location for e in ev] == [where]
     item = ev[0]
     assert item.found and item.direction == "adverse"
-    assert {"github_repo", "state", UNWORKABLE_TAG} <= set(item.tags)
+    assert {"github_repo", "state", UNWORKABLE} <= set(item.tags)
     assert "JudicialOpinion.verdict is read" in item.rationale
     assert "Fix:" in item.rationale and "judge, score" in item.rationale
 
