@@ -20,7 +20,7 @@ from courtroom.detectives.repo.judging_facts import (
     synthesis_rules,
     validation,
 )
-from courtroom.detectives.repo.personas import Prompt, find_prompts, similarities
+from courtroom.detectives.repo.personas import Prompt, copied, find_prompts, similarities
 from courtroom.detectives.repo.python_facts import RETRY, structured_calls
 from courtroom.detectives.repo.source import no_python
 from courtroom.models import Evidence, location_path
@@ -132,16 +132,20 @@ def persona_prompts(case: Case) -> list[Evidence]:
     if not prompts:
         return out
     first = min(p.location for p in prompts.values())
-    sims = similarities(prompts)
+    sims, same = similarities(prompts), copied(prompts)
     if sims:
-        worst = max(sims.values())
-        distinct = worst <= 0.5
+        worst, pasted = max(sims.values()), max(same.values())
+        distinct = worst <= 0.5 and pasted <= 0.5
+        why = (f"near-duplicate prompts (Jaccard {worst:.2f} > 0.5)" if worst > 0.5 else
+               f"prompts that share most of their text ({pasted:.0%} of the shorter one is "
+               "copied from another in runs of 40+ characters)")
         out.append(make(name, "Persona prompts are distinct (word-set Jaccard)", True, first,
-                        ("distinct prompts (every pair Jaccard <= 0.5)" if distinct else
-                         f"near-duplicate prompts (Jaccard {worst:.2f} > 0.5). Fix: give each "
-                         "persona its own philosophy and scoring guidance.")
-                        + " Computed on lower-cased word sets of the prompts found.", 0.85, tags,
-                        content="\n".join(f"{a}~{b}: {v:.3f}" for (a, b), v in sims.items()),
+                        ("distinct prompts (every pair Jaccard <= 0.5, under half copied)"
+                         if distinct else f"{why}. Fix: at `{first}`, give each persona its "
+                         "own philosophy and scoring guidance") + ". Computed on the prompts "
+                        "found.", 0.85, tags,
+                        content="\n".join(f"{a}~{b}: Jaccard {v:.3f}, copied {same[(a, b)]:.3f}"
+                                          for (a, b), v in sims.items()),
                         direction="supports" if distinct else "adverse"))
     short = sorted(p.persona for p in prompts.values() if len(p.text) < SUBSTANTIVE)
     out.append(make(name, "Persona prompts give substantive instructions", True, first,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from itertools import combinations
 
 from courtroom.detectives.common import is_test_path, jaccard, words
@@ -17,6 +18,9 @@ PERSONAS: dict[str, re.Pattern[str]] = {
 }
 #: A prompt is a string at least this long; shorter strings are labels, not instructions.
 MIN_PROMPT = 60
+#: Copied text counts in runs this long; the prompts are compared over this many characters.
+COPY_RUN = 40
+COPY_WINDOW = 4000
 _PROMPT_FILES = (".md", ".txt", ".j2", ".jinja", ".jinja2", ".prompt", ".yaml", ".yml")
 
 
@@ -114,3 +118,19 @@ def similarities(prompts: dict[str, Prompt]) -> dict[tuple[str, str], float]:
     sets = {p: words(pr.text) for p, pr in prompts.items()}
     return {(a, b): round(jaccard(sets[a], sets[b]), 3)
             for a, b in combinations(sorted(sets), 2)}
+
+
+def copied(prompts: dict[str, Prompt]) -> dict[tuple[str, str], float]:
+    """Pairwise share of the shorter prompt copied verbatim from the other, counting only
+    runs of COPY_RUN+ characters (a shared JSON block, a pasted rubric), not common words.
+
+    Each text is cut to COPY_WINDOW characters first: the matcher is quadratic and the
+    prompts are the audited author's.
+    """
+    texts = {p: pr.text[:COPY_WINDOW] for p, pr in prompts.items()}
+    out = {}
+    for a, b in combinations(sorted(texts), 2):
+        matcher = SequenceMatcher(None, texts[a], texts[b], autojunk=False)
+        same = sum(m.size for m in matcher.get_matching_blocks() if m.size >= COPY_RUN)
+        out[(a, b)] = round(same / max(1, min(len(texts[a]), len(texts[b]))), 3)
+    return out

@@ -247,3 +247,18 @@ def test_a_pydantic_output_parser_validates_the_answer(
     ev = structured_output(_case(tmp_path, open_case, {"src/judges.py": code}))
     checked = by_goal(ev, "Parsed output validated against a model")[0]
     assert checked.direction == "supports" and checked.location == "src/judges.py:5"
+
+
+def test_personas_sharing_most_of_their_text_are_not_distinct(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    block = ("Return JSON only: {\"criterion_id\": str, \"score\": int from 1 to 5, "
+             "\"argument\": str citing evidence ids, \"cited_evidence\": [ids]}. " * 4)
+    # Few shared words but many shared characters: word sets stay apart, the text does not.
+    own = {name: f"You are the {name.title()}. " + " ".join(
+        f"{name.lower()}{chr(97 + i)}" for i in range(26)) + ". "
+        for name in ("PROSECUTOR", "DEFENSE", "TECH_LEAD")}
+    code = "".join(f"{k}_PROMPT = {v + block!r}\n" for k, v in own.items())
+    ev = persona_prompts(_case(tmp_path, open_case, {"src/judges.py": code}))
+    item = by_goal(ev, "Persona prompts are distinct")[0]
+    assert item.direction == "adverse" and "share most of their text" in item.rationale
+    assert "`src/judges.py:" in item.rationale
