@@ -2,18 +2,35 @@
 
 A callee sees its arguments' taint and identity, not their constants or contents, so its
 result can be memoised per argument shape (and, for a method, per object state) and holds
-for every caller with that shape. Calls are followed to a fixed depth; recursion is cut.
+for every caller with that shape. A chain of calls is followed until it ends or repeats:
+recursion (a call meeting itself with the same shape) is given the call's result so far,
+and the call is run again until that result stops growing. Only a chain deeper than
+``MAX_DEPTH`` calls is cut, and a cut that carries attacker data is recorded as a
+``BOUND_RULE`` flow, so the scan says it is incomplete instead of passing on what it did
+not follow.
 """
 
 from __future__ import annotations
 
 from courtroom.detectives.parsing import Node, SourceFile
 from courtroom.detectives.security.taint.frame import Args, Frame
-from courtroom.detectives.security.taint.program import ClassRef, FuncRef, Instance
+from courtroom.detectives.security.taint.program import (
+    BOUND_RULE,
+    ClassRef,
+    Flow,
+    FuncRef,
+    Instance,
+)
 from courtroom.detectives.security.taint.values import CLEAN, Val, join, merge
 
-#: How deep calls into the repository are followed from a root.
-MAX_DEPTH = 3
+#: How many calls deep a chain is followed from a root. Each call costs the interpreter
+#: some 20 Python frames, so this bound keeps a chain well inside Python's default
+#: recursion limit (1000) with room for deeply nested code at every level.
+MAX_DEPTH = 16
+#: How many times a recursive function is run until its result stops growing (the
+#: lattice of taint kinds and flags is finite, so this is reached only by a pathological
+#: cycle; it is then reported like a depth cut).
+MAX_ROUNDS = 4
 Key = tuple[int, str, tuple[object, ...]]
 
 
@@ -84,8 +101,17 @@ class Callees:
 
     def __init__(self) -> None:
         self.memo: dict[Key, tuple[Val, dict[str, Val]]] = {}
-        #: Calls being interpreted now: meeting one again is recursion.
-        self.active: set[Key] = set()
+        #: Calls being interpreted now, each with the result a recursive call to it is given.
+        self.active: dict[Key, Val] = {}
+        #: Active calls that met themselves (their result so far was used).
+        self.recursed: set[Key] = set()
+        #: Calls not followed although they carry attacker data, by location.
+        self.cuts: dict[tuple[str, int, int], Flow] = {}
+
+    def reset(self) -> None:
+        """Forget the calls in progress (an analysis was abandoned half way)."""
+        self.active.clear()
+        self.recursed.clear()
 
     def call(self, caller: Frame, node: Node, func: FuncRef, args: Args,
              instance: Instance | None) -> Val:
@@ -98,26 +124,60 @@ class Callees:
                                                              keyed.items())), _state(instance)))
         if all(_inert(v) for v in (*passed, *keyed.values())):
             key = clean_key(func.node, func.sf, instance)
-        if caller.depth >= MAX_DEPTH or key in self.active:
-            # Not followed: the result carries the arguments' taint, but nothing is known
-            # of its shape (it may be a list), so no sink reads it as a program name.
-            cut = merge([*passed, *keyed.values()])
-            return Val(kinds=cut.kinds, flags=frozenset({"opaque"}), steps=cut.steps)
+        if key in self.active:
+            self.recursed.add(key)
+            return self.active[key]
         if key in self.memo:
             # Same arguments and same object state: same result and same attribute writes.
             result, attrs = self.memo[key]
             if instance is not None:
                 instance.attrs.update(attrs)
             return result
-        self.active.add(key)
-        frame = Frame(caller.engine, func.sf, {}, caller.engine.module_env(func.sf),
-                      depth=caller.depth + 1, self_inst=instance)
-        _bind_arguments(frame, func, passed, keyed, instance)
-        frame.run(func.node.child_by_field_name("body"), frame.env)
-        self.active.discard(key)
-        result = joined(frame.returns)
+        carried = [*passed, *keyed.values(), *(instance.attrs.values() if instance else ())]
+        if caller.depth >= MAX_DEPTH:
+            self._cut(caller, node, func, merge(carried), f"{MAX_DEPTH} calls deep")
+            return _unknown(carried)
+        self.active[key] = _unknown(carried)
+        result = self._fixed_point(caller, node, func, key, (passed, keyed), instance)
+        del self.active[key]
+        self.recursed.discard(key)
         self.memo[key] = (result, dict(instance.attrs) if instance is not None else {})
         return result
+
+    def _fixed_point(self, caller: Frame, node: Node, func: FuncRef, key: Key, args: Args,
+                     instance: Instance | None) -> Val:
+        """Run a call until the result its recursive calls were given covers its own."""
+        mark = len(self.memo)
+        result = CLEAN
+        for _ in range(MAX_ROUNDS):
+            frame = Frame(caller.engine, func.sf, {}, caller.engine.module_env(func.sf),
+                          depth=caller.depth + 1, self_inst=instance)
+            _bind_arguments(frame, func, args[0], args[1], instance)
+            frame.run(func.node.child_by_field_name("body"), frame.env)
+            result = joined(frame.returns)
+            guess = self.active[key]
+            if key not in self.recursed:
+                return result
+            wider = _widen(guess, result)
+            if (wider.kinds, wider.flags) == (guess.kinds, guess.flags):
+                return result
+            self.active[key], self.recursed = wider, self.recursed - {key}
+            # Results memoised in this round were built on the narrower guess.
+            for stale in list(self.memo)[mark:]:
+                del self.memo[stale]
+        self._cut(caller, node, func, merge([result, self.active[key]]),
+                  f"recursion not settled in {MAX_ROUNDS} rounds")
+        return join(result, self.active[key])
+
+    def _cut(self, caller: Frame, node: Node, func: FuncRef, carried: Val, why: str) -> None:
+        """Record a call left unfollowed when attacker data goes into it."""
+        if not carried.kinds:
+            return
+        at = caller.at(node, f"passed to {func.name}(), {why}: analysis bound reached")
+        where = (at.path, at.line, at.column)
+        if where not in self.cuts:
+            self.cuts[where] = Flow(BOUND_RULE, ",".join(sorted(carried.kinds)), 0, at.path,
+                                    at.line, at.column, func.name, (*carried.steps, at))
 
     def construct(self, caller: Frame, node: Node, cls: ClassRef, args: Args) -> Val:
         """An instance of a repository class, its ``__init__`` run on the arguments."""
@@ -126,6 +186,21 @@ class Callees:
         if init is not None:
             self.call(caller, node, init, args, instance)
         return Val(inst=instance)
+
+
+def _unknown(carried: list[Val]) -> Val:
+    """The result of a call not (yet) followed: the taint it was given, no known shape.
+
+    Nothing is known of its shape (it may be a list), so no sink reads it as a program name.
+    """
+    cut = merge(carried)
+    return Val(kinds=cut.kinds, flags=frozenset({"opaque"}), steps=cut.steps)
+
+
+def _widen(guess: Val, result: Val) -> Val:
+    """The next guess of a recursive call's result: taint only grows, flags settle."""
+    both = join(guess, result)
+    return Val(kinds=both.kinds, flags=both.flags, steps=both.steps or result.steps)
 
 
 def _bind_arguments(frame: Frame, func: FuncRef, passed: list[Val], keyed: dict[str, Val],

@@ -70,9 +70,17 @@ class Engine:
                 # Code nested deeper than the interpreter's stack: say so (the scan is
                 # incomplete) rather than lose every other file's findings.
                 self.unfinished[sf.path] = "nested too deeply for the taint analysis"
-                self.callees.active.clear()
+                self.callees.reset()
                 self._computing.clear()
-        return sorted(self.flows.values(), key=lambda f: (f.path, f.line, f.column, f.rule))
+        cuts = sorted(self.callees.cuts.values(), key=lambda f: (f.path, f.line, f.column))
+        for path in dict.fromkeys(f.path for f in cuts):
+            lines = ", ".join(str(f.line) for f in cuts if f.path == path)
+            # A flow not followed to its end may reach a sink: the scan is incomplete.
+            reason = (f"analysis bound reached: attacker data passed on at line(s) {lines} "
+                      f"was not followed to its end")
+            self.unfinished[path] = "; ".join(filter(None, (self.unfinished.get(path), reason)))
+        return sorted([*self.flows.values(), *cuts],
+                      key=lambda f: (f.path, f.line, f.column, f.rule))
 
     def module_env(self, sf: SourceFile) -> Env:
         """A module's globals after its top level ran (computed once)."""
