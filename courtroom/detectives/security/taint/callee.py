@@ -16,6 +16,7 @@ from courtroom.detectives.parsing import Node, SourceFile
 from courtroom.detectives.security.taint.frame import Args, Frame
 from courtroom.detectives.security.taint.program import (
     BOUND_RULE,
+    Bound,
     ClassRef,
     Flow,
     FuncRef,
@@ -32,10 +33,27 @@ MAX_DEPTH = 16
 #: cycle; it is then reported like a depth cut).
 MAX_ROUNDS = 4
 Key = tuple[int, str, tuple[object, ...]]
+#: More dotted parts than any library name the analysis knows (``django.utils.x.y``).
+_NAME_PARTS = 6
 
 
-def _shape(v: Val) -> object:
-    return (v.kinds, v.ref, id(v.inst) if v.inst is not None else 0, v.flags)
+def _identity(obj: object, exact: bool) -> object:
+    """An object as a memo key sees it: itself, or (not ``exact``) what kind of object it is."""
+    if obj is None:
+        return 0
+    if exact or not isinstance(obj, Instance | Bound):
+        return id(obj)
+    if isinstance(obj, Bound):
+        return (id(obj.func), id(obj.instance.cls))
+    return id(obj.cls)
+
+
+def _shape(v: Val, exact: bool = True) -> object:
+    # A name an attribute chain builds level by level (``e.__cause__.__cause__...``) is
+    # cut to its head when recognising recursion: longer than any library name the
+    # analysis knows, it denotes nothing more specific.
+    ref = v.ref if exact or v.ref is None else ".".join(v.ref.split(".")[:_NAME_PARTS])
+    return (v.kinds, ref, _identity(v.inst, exact), v.flags)
 
 
 def _opaque(v: Val) -> Val:
@@ -52,16 +70,29 @@ def _inert(v: Val) -> bool:
     return not v.kinds and v.inst is None and v.ref is None and not v.flags
 
 
-def _state(instance: Instance | None) -> object:
+def _state(instance: Instance | None, exact: bool = True) -> object:
     """What of an object a method's result may depend on: its class and attributes' shapes."""
     if instance is None:
         return None
-    return (id(instance.cls), tuple(sorted((k, _shape(v)) for k, v in instance.attrs.items())))
+    return (id(instance.cls), tuple(sorted((k, _shape(v, exact))
+                                           for k, v in instance.attrs.items())))
 
 
 def clean_key(node: Node, sf: SourceFile, instance: Instance | None) -> Key:
     """The memo key of a function run with nothing tainted (as a root or as a callee)."""
     return (node.id, sf.path, ("clean", _state(instance)))
+
+
+def _key(func: FuncRef, args: Args, instance: Instance | None, exact: bool) -> Key:
+    """A call's memo key (``exact``), or what recursion is recognised by: the same function
+    on arguments of the same shape, objects compared by class (a recursion that builds a
+    new object at every level is still one recursion)."""
+    if all(_inert(v) for v in (*args[0], *args[1].values())):
+        return (func.node.id, func.sf.path, ("clean", _state(instance, exact)))
+    return (func.node.id, func.sf.path, (tuple(_shape(v, exact) for v in args[0]),
+                                         tuple(sorted((k, _shape(v, exact)) for k, v in
+                                                      args[1].items())),
+                                         _state(instance, exact)))
 
 
 def joined(values: list[Val]) -> Val:
@@ -101,17 +132,24 @@ class Callees:
 
     def __init__(self) -> None:
         self.memo: dict[Key, tuple[Val, dict[str, Val]]] = {}
+        #: Memoised results built on the provisional result of a recursive call still being
+        #: run, with those calls: they are dropped when such a provisional result grows.
+        self.pending: dict[Key, set[Key]] = {}
         #: Calls being interpreted now, each with the result a recursive call to it is given.
         self.active: dict[Key, Val] = {}
-        #: Active calls that met themselves (their result so far was used).
-        self.recursed: set[Key] = set()
+        #: The active calls by the shape recursion is recognised by.
+        self.running: dict[Key, Key] = {}
+        #: Per call being interpreted (innermost last): the active calls whose provisional
+        #: result it used, itself or through its callees.
+        self.reads: list[set[Key]] = []
         #: Calls not followed although they carry attacker data, by location.
         self.cuts: dict[tuple[str, int, int], Flow] = {}
 
     def reset(self) -> None:
         """Forget the calls in progress (an analysis was abandoned half way)."""
         self.active.clear()
-        self.recursed.clear()
+        self.running.clear()
+        self.reads.clear()
 
     def call(self, caller: Frame, node: Node, func: FuncRef, args: Args,
              instance: Instance | None) -> Val:
@@ -119,16 +157,15 @@ class Callees:
         at = caller.at(node, f"passed to {func.name}()")
         passed = [_opaque(v).step(at) for v in args[0]]
         keyed = {k: _opaque(v).step(at) for k, v in args[1].items()}
-        key: Key = (func.node.id, func.sf.path, (tuple(_shape(v) for v in passed),
-                                                tuple(sorted((k, _shape(v)) for k, v in
-                                                             keyed.items())), _state(instance)))
-        if all(_inert(v) for v in (*passed, *keyed.values())):
-            key = clean_key(func.node, func.sf, instance)
-        if key in self.active:
-            self.recursed.add(key)
-            return self.active[key]
+        key, kind = _key(func, (passed, keyed), instance, True), _key(func, (passed, keyed),
+                                                                       instance, False)
+        if kind in self.running:
+            running = self.running[kind]
+            self._used({running})
+            return self.active[running]
         if key in self.memo:
             # Same arguments and same object state: same result and same attribute writes.
+            self._used(self.pending.get(key, set()))
             result, attrs = self.memo[key]
             if instance is not None:
                 instance.attrs.update(attrs)
@@ -137,37 +174,57 @@ class Callees:
         if caller.depth >= MAX_DEPTH:
             self._cut(caller, node, func, merge(carried), f"{MAX_DEPTH} calls deep")
             return _unknown(carried)
-        self.active[key] = _unknown(carried)
-        result = self._fixed_point(caller, node, func, key, (passed, keyed), instance)
-        del self.active[key]
-        self.recursed.discard(key)
+        self.active[key], self.running[kind] = _unknown(carried), key
+        result, used = self._fixed_point(caller, node, func, key, (passed, keyed), instance)
+        del self.active[key], self.running[kind]
+        self._settle(key, used)
         self.memo[key] = (result, dict(instance.attrs) if instance is not None else {})
         return result
 
     def _fixed_point(self, caller: Frame, node: Node, func: FuncRef, key: Key, args: Args,
-                     instance: Instance | None) -> Val:
+                     instance: Instance | None) -> tuple[Val, set[Key]]:
         """Run a call until the result its recursive calls were given covers its own."""
-        mark = len(self.memo)
-        result = CLEAN
+        result, used = CLEAN, set()
         for _ in range(MAX_ROUNDS):
             frame = Frame(caller.engine, func.sf, {}, caller.engine.module_env(func.sf),
                           depth=caller.depth + 1, self_inst=instance)
             _bind_arguments(frame, func, args[0], args[1], instance)
+            self.reads.append(set())
             frame.run(func.node.child_by_field_name("body"), frame.env)
+            used = self.reads.pop()
             result = joined(frame.returns)
             guess = self.active[key]
-            if key not in self.recursed:
-                return result
             wider = _widen(guess, result)
-            if (wider.kinds, wider.flags) == (guess.kinds, guess.flags):
-                return result
-            self.active[key], self.recursed = wider, self.recursed - {key}
-            # Results memoised in this round were built on the narrower guess.
-            for stale in list(self.memo)[mark:]:
-                del self.memo[stale]
+            if key not in used or (wider.kinds, wider.flags) == (guess.kinds, guess.flags):
+                return result, used
+            self.active[key] = wider
+            self._drop(key)
         self._cut(caller, node, func, merge([result, self.active[key]]),
                   f"recursion not settled in {MAX_ROUNDS} rounds")
-        return join(result, self.active[key])
+        return join(result, self.active[key]), used
+
+    def _used(self, keys: set[Key]) -> None:
+        """The call being interpreted used the provisional results of ``keys``."""
+        if self.reads and keys:
+            self.reads[-1] |= keys
+
+    def _drop(self, key: Key) -> None:
+        """Forget results built on ``key``'s provisional result (it grew)."""
+        for stale in [k for k, deps in self.pending.items() if key in deps]:
+            del self.pending[stale]
+            self.memo.pop(stale, None)
+
+    def _settle(self, key: Key, used: set[Key]) -> None:
+        """``key``'s result is final: what was built on it no longer waits for it."""
+        if key in used:
+            for k, deps in list(self.pending.items()):
+                deps.discard(key)
+                if not deps:
+                    del self.pending[k]
+        outer = used - {key}
+        if outer:
+            self.pending[key] = outer
+            self._used(outer)
 
     def _cut(self, caller: Frame, node: Node, func: FuncRef, carried: Val, why: str) -> None:
         """Record a call left unfollowed when attacker data goes into it."""

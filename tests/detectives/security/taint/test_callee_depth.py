@@ -12,7 +12,9 @@ import pytest
 from builders import make_repo
 
 from courtroom.detectives.common import SCAN_INCOMPLETE
+from courtroom.detectives.parsing import parse_bytes
 from courtroom.detectives.security.detective import security
+from courtroom.detectives.security.taint import Engine
 from courtroom.detectives.security.taint.callee import MAX_DEPTH
 from courtroom.judgment import conclude_verdict, unscanned_lines
 from courtroom.models import SECURITY_TAG, Evidence
@@ -130,21 +132,56 @@ def handler():
     ping(request.args["cmd"], 3)
     return "ok"
 '''
-#: The sink reads what the recursive call returns: only a result raised to a fixed point
-#: (a source read at the recursion's end) shows it is attacker data.
-FETCH = '''import os
-from flask import request
+#: The sink reads what the recursive call returns, attacker data only from the second level
+#: down: only a result raised to a fixed point shows it (the call's first guess is clean).
+COLLECT = '''import os
+from flask import Flask, request
+
+app = Flask(__name__)
 
 
-def fetch(n):
+@app.route("/x")
+def handler():
+    return collect(3)
+
+
+def collect(n):
     if n == 0:
-        return request.args["cmd"]
-    value = fetch(n - 1)
-    os.system("echo " + value)
-    return value
+        return ""
+    previous = collect(n - 1)
+    os.system("echo " + previous)
+    return previous + request.args["x"]
 '''
 
 
-@pytest.mark.parametrize(("code", "line"), [(PING_PONG, 10), (FETCH, 9)])
-def test_recursion_carrying_taint_terminates_and_keeps_its_sink(code: str, line: int) -> None:
-    assert [(f.rule, f.line) for f in flows({"app.py": code})] == [("shell-injection", line)]
+@pytest.mark.parametrize(("code", "sinks"), [
+    (PING_PONG, [("shell-injection", 10)]),
+    (COLLECT, [("cross-site-scripting", 9), ("shell-injection", 16)]),
+])
+def test_recursion_carrying_taint_terminates_and_keeps_its_sink(
+        code: str, sinks: list[tuple[str, int]]) -> None:
+    assert [(f.rule, f.line) for f in flows({"app.py": code})] == sinks
+
+
+CAUSES = '''import sys
+
+
+def chain(error, seen):
+    if error is None:
+        return seen
+    chain(error.__cause__, seen)
+    chain(error.__context__, seen)
+    return seen
+
+
+def report():
+    return chain(sys.exc_info()[1], [])
+'''
+
+
+def test_a_recursion_that_builds_a_longer_name_at_each_level_is_still_one_recursion() -> None:
+    # Each level names a new object (error.__cause__.__context__...); told apart by those
+    # names, two calls a level would be 2**MAX_DEPTH interpretations.
+    engine = Engine([parse_bytes("errors.py", CAUSES.encode())])
+    assert engine.run() == []
+    assert len(engine.callees.memo) < 2 ** 8
