@@ -4,8 +4,9 @@ A callee sees its arguments' taint and identity, not their constants or contents
 result can be memoised per argument shape (and, for a method, per object state) and holds
 for every caller with that shape. A chain of calls is followed until it ends or repeats:
 recursion (a call meeting itself with the same shape) is given the call's result so far,
-and the call is run again until that result stops growing. Only a chain deeper than
-``MAX_DEPTH`` calls is cut, and a cut that carries attacker data is recorded as a
+and the call is run again until that result stops growing. Two bounds remain: a chain
+deeper than ``MAX_DEPTH`` calls, and more interpretations than the repository's size allows
+(``WORK_PER_FUNCTION``). A call they cut that carries attacker data is recorded as a
 ``BOUND_RULE`` flow, so the scan says it is incomplete instead of passing on what it did
 not follow.
 """
@@ -32,9 +33,13 @@ MAX_DEPTH = 16
 #: lattice of taint kinds and flags is finite, so this is reached only by a pathological
 #: cycle; it is then reported like a depth cut).
 MAX_ROUNDS = 4
+#: Interpretations of calls allowed per function of the repository (plus ``WORK_BASE``):
+#: keeps the analysis linear in the code's size however many argument shapes a large
+#: library's call graph combines. Small repositories never come near it.
+WORK_PER_FUNCTION, WORK_BASE = 2, 2000
 Key = tuple[int, str, tuple[object, ...]]
 #: More dotted parts than any library name the analysis knows (``django.utils.x.y``).
-_NAME_PARTS = 6
+_NAME_PARTS = 2
 
 
 def _identity(obj: object, exact: bool) -> object:
@@ -131,6 +136,9 @@ class Callees:
     """The repository calls one analysis has interpreted: results and attribute writes."""
 
     def __init__(self) -> None:
+        #: Interpretations left before further calls are cut (the engine adds its share
+        #: per function of the repository).
+        self.work = WORK_BASE
         self.memo: dict[Key, tuple[Val, dict[str, Val]]] = {}
         #: Memoised results built on the provisional result of a recursive call still being
         #: run, with those calls: they are dropped when such a provisional result grows.
@@ -171,8 +179,9 @@ class Callees:
                 instance.attrs.update(attrs)
             return result
         carried = [*passed, *keyed.values(), *(instance.attrs.values() if instance else ())]
-        if caller.depth >= MAX_DEPTH:
-            self._cut(caller, node, func, merge(carried), f"{MAX_DEPTH} calls deep")
+        if caller.depth >= MAX_DEPTH or self.work <= 0:
+            self._cut(caller, node, func, merge(carried), f"{MAX_DEPTH} calls deep"
+                      if self.work > 0 else "past the analysis's work budget")
             return _unknown(carried)
         self.active[key], self.running[kind] = _unknown(carried), key
         result, used = self._fixed_point(caller, node, func, key, (passed, keyed), instance)
@@ -189,6 +198,7 @@ class Callees:
             frame = Frame(caller.engine, func.sf, {}, caller.engine.module_env(func.sf),
                           depth=caller.depth + 1, self_inst=instance)
             _bind_arguments(frame, func, args[0], args[1], instance)
+            self.work -= 1
             self.reads.append(set())
             frame.run(func.node.child_by_field_name("body"), frame.env)
             used = self.reads.pop()

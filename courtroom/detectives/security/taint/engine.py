@@ -13,7 +13,13 @@ from __future__ import annotations
 from courtroom.detectives.common import is_test_path
 from courtroom.detectives.parsing import Node, SourceFile, captures
 from courtroom.detectives.security.taint import calls, exprs, library, stmts
-from courtroom.detectives.security.taint.callee import Callees, clean_key, joined, parameters
+from courtroom.detectives.security.taint.callee import (
+    WORK_PER_FUNCTION,
+    Callees,
+    clean_key,
+    joined,
+    parameters,
+)
 from courtroom.detectives.security.taint.entry import Entry, called_names, entry_points
 from courtroom.detectives.security.taint.frame import Args, Env, Frame
 from courtroom.detectives.security.taint.library import Sink
@@ -61,6 +67,7 @@ class Engine:
             self._entries.update(entry_points(sf, defs, call_nodes))
             self._called |= called_names(sf, call_nodes)
             functions.append((sf, defs))
+        self.callees.work += WORK_PER_FUNCTION * sum(len(defs) for _sf, defs in functions)
         for sf, defs in functions:
             try:
                 self.module_env(sf)

@@ -14,7 +14,7 @@ from builders import make_repo
 from courtroom.detectives.common import SCAN_INCOMPLETE
 from courtroom.detectives.parsing import parse_bytes
 from courtroom.detectives.security.detective import security
-from courtroom.detectives.security.taint import Engine
+from courtroom.detectives.security.taint import Engine, callee, engine
 from courtroom.detectives.security.taint.callee import MAX_DEPTH
 from courtroom.judgment import conclude_verdict, unscanned_lines
 from courtroom.models import SECURITY_TAG, Evidence
@@ -185,3 +185,12 @@ def test_a_recursion_that_builds_a_longer_name_at_each_level_is_still_one_recurs
     engine = Engine([parse_bytes("errors.py", CAUSES.encode())])
     assert engine.run() == []
     assert len(engine.callees.memo) < 2 ** 8
+
+
+def test_a_call_past_the_work_budget_is_cut_and_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(callee, "WORK_BASE", 0)
+    monkeypatch.setattr(engine, "WORK_PER_FUNCTION", 0)
+    found = flows({**chain(3, SINKS["os.system"]), "web.py": "from app.head import step0\n" +
+                   ROUTES["flask"] + "    step0(value)\n    return 'ok'\n"})
+    assert [(f.rule, f.sink) for f in found] == [("analysis-bound", "step0")]
+    assert "work budget" in found[0].steps[-1].note
