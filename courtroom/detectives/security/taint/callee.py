@@ -29,16 +29,18 @@ from courtroom.detectives.security.taint.values import CLEAN, Val, join, merge
 #: some 20 Python frames, so this bound keeps a chain well inside Python's default
 #: recursion limit (1000) with room for deeply nested code at every level.
 MAX_DEPTH = 16
-#: How many times a recursive function is run until its result stops growing (the
-#: lattice of taint kinds and flags is finite, so this is reached only by a pathological
-#: cycle; it is then reported like a depth cut).
+#: How many times a recursive function is run until its result stops growing: each run
+#: widens the guess in a small finite lattice (taint kinds and flags), so a few settle
+#: it; a recursion that has not settled by then is reported like a depth cut.
 MAX_ROUNDS = 4
 #: Interpretations of calls allowed per function of the repository (plus ``WORK_BASE``):
 #: keeps the analysis linear in the code's size however many argument shapes a large
 #: library's call graph combines. Small repositories never come near it.
 WORK_PER_FUNCTION, WORK_BASE = 2, 2000
 Key = tuple[int, str, tuple[object, ...]]
-#: More dotted parts than any library name the analysis knows (``django.utils.x.y``).
+#: The dotted parts of a name that recursion is recognised by: a recursion that walks a
+#: structure (``walk(e.left)``, ``walk(e.right)``) builds a longer name at every level,
+#: and telling those apart would run it 2**MAX_DEPTH times.
 _NAME_PARTS = 2
 
 
@@ -54,9 +56,6 @@ def _identity(obj: object, exact: bool) -> object:
 
 
 def _shape(v: Val, exact: bool = True) -> object:
-    # A name an attribute chain builds level by level (``e.__cause__.__cause__...``) is
-    # cut to its head when recognising recursion: longer than any library name the
-    # analysis knows, it denotes nothing more specific.
     ref = v.ref if exact or v.ref is None else ".".join(v.ref.split(".")[:_NAME_PARTS])
     return (v.kinds, ref, _identity(v.inst, exact), v.flags)
 
