@@ -116,19 +116,17 @@ def _compare(frame: Frame, node: Node) -> Val:
 def identical(a: Val, b: Val) -> bool | None:
     """What ``a is b`` surely is, by the language's rules; None when it is not known.
 
-    Only ``None``, ``True`` and ``False`` are guaranteed to be one object each, and objects
-    of different types or unequal values are never one object. Whether two equal strings
-    or numbers are one object is up to the interpreter (interning, constant folding), so
-    it is unknown here however the analyser's own constants happen to be stored.
+    Only ``None``, ``True`` and ``False`` are guaranteed to be one object each, and two
+    unequal strings or integers are never one object. Whether two equal strings or numbers
+    are one object is up to the interpreter (interning, constant folding), so it is unknown
+    here however the analyser's own constants happen to be stored.
     """
     if not (a.known() and b.known()):
         return None
     x, y = a.const, b.const
-    if type(x) is not type(y):
-        return False
-    if x is None or isinstance(x, bool):
+    if x is None or y is None or isinstance(x, bool) or isinstance(y, bool):
         return x is y
-    if isinstance(x, str | bytes | int) and x != y:
+    if isinstance(x, str | bytes | int) and isinstance(y, str | bytes | int) and x != y:
         return False
     return None
 
