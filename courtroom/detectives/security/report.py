@@ -15,7 +15,7 @@ from courtroom.detectives.parsing import SourceFile, walk
 from courtroom.detectives.security.rules import RuleHit
 from courtroom.detectives.security.scanner import Finding
 from courtroom.detectives.security.taint import Flow
-from courtroom.detectives.security.taint.program import absolute_module, module_name
+from courtroom.detectives.security.taint.program import BOUND_RULE, absolute_module, module_name
 from courtroom.findings import FlowStep, SecurityFinding
 
 #: Taint rule -> the plain-words name (it carries the rubric's security keyword).
@@ -25,6 +25,7 @@ RULE_NAMES = {
     "cross-site-scripting": "cross-site scripting (xss)",
     "insecure-deserialization": "insecure deserialization",
     "ldap-injection": "ldap injection", "xpath-injection": "xpath injection",
+    BOUND_RULE: "analysis bound reached",
 }
 #: Bandit test id -> the taint rule it reports the same sink for.
 BANDIT_RULE = {
@@ -73,16 +74,26 @@ def _line(sf: SourceFile | None, line: int) -> str:
 
 
 def from_flow(flow: Flow, sf: SourceFile | None, tests: set[str]) -> SecurityFinding:
-    """A taint flow as a finding: confirmed unless it lies in test code."""
+    """A taint flow as a finding: confirmed unless it lies in test code or was cut short.
+
+    A flow the analysis stopped following (``BOUND_RULE``) is never confirmed: no sink was
+    seen. The engine also lists its file as not fully examined, which fails the gate closed.
+    """
     test = flow.path in tests
+    bound = flow.rule == BOUND_RULE
     origin = flow.steps[0].note if flow.steps else "attacker data"
     reason = "in test, fixture or example code" if test else \
         f"attacker data ({origin}) reaches {flow.sink}() through {len(flow.steps)} step(s)"
+    if bound:
+        reason = (f"analysis bound reached: attacker data ({origin}) goes into {flow.sink}() "
+                  f"after {len(flow.steps)} step(s) and was not followed further, so whether "
+                  f"it reaches a sink is unknown and the scan is incomplete")
     return SecurityFinding(
         rule_id=f"courtroom/{flow.rule}", name=RULE_NAMES[flow.rule], cwe=flow.cwe,
-        severity="HIGH", precision="high", path=flow.path, line=flow.line,
+        severity="MEDIUM" if bound else "HIGH", precision="low" if bound else "high",
+        path=flow.path, line=flow.line,
         column=flow.column, message=redact(_line(sf, flow.line)) or flow.sink,
-        confirmed=not test,
+        confirmed=not test and not bound,
         in_test=test, reason=reason, tools=["taint"],
         flow=[FlowStep(path=s.path, line=s.line, column=s.column, note=redact(s.note[:160]))
               for s in flow.steps])

@@ -2,23 +2,62 @@
 
 A callee sees its arguments' taint and identity, not their constants or contents, so its
 result can be memoised per argument shape (and, for a method, per object state) and holds
-for every caller with that shape. Calls are followed to a fixed depth; recursion is cut.
+for every caller with that shape. A chain of calls is followed until it ends or repeats:
+recursion (a call meeting itself with the same shape) is given the call's result so far,
+and the call is run again until that result stops growing. Two bounds remain: a chain
+deeper than ``MAX_DEPTH`` calls, and more interpretations than the repository's size allows
+(``WORK_PER_FUNCTION``). A call they cut that carries attacker data is recorded as a
+``BOUND_RULE`` flow, so the scan says it is incomplete instead of passing on what it did
+not follow.
 """
 
 from __future__ import annotations
 
 from courtroom.detectives.parsing import Node, SourceFile
 from courtroom.detectives.security.taint.frame import Args, Frame
-from courtroom.detectives.security.taint.program import ClassRef, FuncRef, Instance
+from courtroom.detectives.security.taint.program import (
+    BOUND_RULE,
+    Bound,
+    ClassRef,
+    Flow,
+    FuncRef,
+    Instance,
+)
 from courtroom.detectives.security.taint.values import CLEAN, Val, join, merge
 
-#: How deep calls into the repository are followed from a root.
-MAX_DEPTH = 3
+#: How many calls deep a chain is followed from a root. Each call costs the interpreter
+#: some 20 Python frames, so this bound keeps a chain well inside Python's default
+#: recursion limit (1000) with room for deeply nested code at every level.
+MAX_DEPTH = 16
+#: How many times a recursive function is run until its result stops growing: each run
+#: widens the guess in a small finite lattice (taint kinds and flags), so a few settle
+#: it; a recursion that has not settled by then is reported like a depth cut.
+MAX_ROUNDS = 4
+#: Interpretations of calls allowed per function of the repository (plus ``WORK_BASE``):
+#: keeps the analysis linear in the code's size however many argument shapes a large
+#: library's call graph combines. Small repositories never come near it.
+WORK_PER_FUNCTION, WORK_BASE = 1, 2000
 Key = tuple[int, str, tuple[object, ...]]
+#: The dotted parts of a name that recursion is recognised by: a recursion that walks a
+#: structure (``walk(e.left)``, ``walk(e.right)``) builds a longer name at every level,
+#: and telling those apart would run it 2**MAX_DEPTH times.
+_NAME_PARTS = 2
 
 
-def _shape(v: Val) -> object:
-    return (v.kinds, v.ref, id(v.inst) if v.inst is not None else 0, v.flags)
+def _identity(obj: object, exact: bool) -> object:
+    """An object as a memo key sees it: itself, or (not ``exact``) what kind of object it is."""
+    if obj is None:
+        return 0
+    if exact or not isinstance(obj, Instance | Bound):
+        return id(obj)
+    if isinstance(obj, Bound):
+        return (id(obj.func), id(obj.instance.cls))
+    return id(obj.cls)
+
+
+def _shape(v: Val, exact: bool = True) -> object:
+    ref = v.ref if exact or v.ref is None else ".".join(v.ref.split(".")[:_NAME_PARTS])
+    return (v.kinds, ref, _identity(v.inst, exact), v.flags)
 
 
 def _opaque(v: Val) -> Val:
@@ -35,16 +74,29 @@ def _inert(v: Val) -> bool:
     return not v.kinds and v.inst is None and v.ref is None and not v.flags
 
 
-def _state(instance: Instance | None) -> object:
+def _state(instance: Instance | None, exact: bool = True) -> object:
     """What of an object a method's result may depend on: its class and attributes' shapes."""
     if instance is None:
         return None
-    return (id(instance.cls), tuple(sorted((k, _shape(v)) for k, v in instance.attrs.items())))
+    return (id(instance.cls), tuple(sorted((k, _shape(v, exact))
+                                           for k, v in instance.attrs.items())))
 
 
 def clean_key(node: Node, sf: SourceFile, instance: Instance | None) -> Key:
     """The memo key of a function run with nothing tainted (as a root or as a callee)."""
     return (node.id, sf.path, ("clean", _state(instance)))
+
+
+def _key(func: FuncRef, args: Args, instance: Instance | None, exact: bool) -> Key:
+    """A call's memo key (``exact``), or what recursion is recognised by: the same function
+    on arguments of the same shape, objects compared by class (a recursion that builds a
+    new object at every level is still one recursion)."""
+    if all(_inert(v) for v in (*args[0], *args[1].values())):
+        return (func.node.id, func.sf.path, ("clean", _state(instance, exact)))
+    return (func.node.id, func.sf.path, (tuple(_shape(v, exact) for v in args[0]),
+                                         tuple(sorted((k, _shape(v, exact)) for k, v in
+                                                      args[1].items())),
+                                         _state(instance, exact)))
 
 
 def joined(values: list[Val]) -> Val:
@@ -83,9 +135,28 @@ class Callees:
     """The repository calls one analysis has interpreted: results and attribute writes."""
 
     def __init__(self) -> None:
+        #: Interpretations left before further calls are cut (the engine adds its share
+        #: per function of the repository).
+        self.work = WORK_BASE
         self.memo: dict[Key, tuple[Val, dict[str, Val]]] = {}
-        #: Calls being interpreted now: meeting one again is recursion.
-        self.active: set[Key] = set()
+        #: Memoised results built on the provisional result of a recursive call still being
+        #: run, with those calls: they are dropped when such a provisional result grows.
+        self.pending: dict[Key, set[Key]] = {}
+        #: Calls being interpreted now, each with the result a recursive call to it is given.
+        self.active: dict[Key, Val] = {}
+        #: The active calls by the shape recursion is recognised by.
+        self.running: dict[Key, Key] = {}
+        #: Per call being interpreted (innermost last): the active calls whose provisional
+        #: result it used, itself or through its callees.
+        self.reads: list[set[Key]] = []
+        #: Calls not followed although they carry attacker data, by location.
+        self.cuts: dict[tuple[str, int, int], Flow] = {}
+
+    def reset(self) -> None:
+        """Forget the calls in progress (an analysis was abandoned half way)."""
+        self.active.clear()
+        self.running.clear()
+        self.reads.clear()
 
     def call(self, caller: Frame, node: Node, func: FuncRef, args: Args,
              instance: Instance | None) -> Val:
@@ -93,31 +164,86 @@ class Callees:
         at = caller.at(node, f"passed to {func.name}()")
         passed = [_opaque(v).step(at) for v in args[0]]
         keyed = {k: _opaque(v).step(at) for k, v in args[1].items()}
-        key: Key = (func.node.id, func.sf.path, (tuple(_shape(v) for v in passed),
-                                                tuple(sorted((k, _shape(v)) for k, v in
-                                                             keyed.items())), _state(instance)))
-        if all(_inert(v) for v in (*passed, *keyed.values())):
-            key = clean_key(func.node, func.sf, instance)
-        if caller.depth >= MAX_DEPTH or key in self.active:
-            # Not followed: the result carries the arguments' taint, but nothing is known
-            # of its shape (it may be a list), so no sink reads it as a program name.
-            cut = merge([*passed, *keyed.values()])
-            return Val(kinds=cut.kinds, flags=frozenset({"opaque"}), steps=cut.steps)
+        key, kind = _key(func, (passed, keyed), instance, True), _key(func, (passed, keyed),
+                                                                       instance, False)
+        if kind in self.running:
+            running = self.running[kind]
+            self._used({running})
+            return self.active[running]
         if key in self.memo:
             # Same arguments and same object state: same result and same attribute writes.
+            self._used(self.pending.get(key, set()))
             result, attrs = self.memo[key]
             if instance is not None:
                 instance.attrs.update(attrs)
             return result
-        self.active.add(key)
-        frame = Frame(caller.engine, func.sf, {}, caller.engine.module_env(func.sf),
-                      depth=caller.depth + 1, self_inst=instance)
-        _bind_arguments(frame, func, passed, keyed, instance)
-        frame.run(func.node.child_by_field_name("body"), frame.env)
-        self.active.discard(key)
-        result = joined(frame.returns)
+        carried = [*passed, *keyed.values(), *(instance.attrs.values() if instance else ())]
+        if caller.depth >= MAX_DEPTH or self.work <= 0:
+            self._cut(caller, node, func, merge(carried), f"{MAX_DEPTH} calls deep"
+                      if self.work > 0 else "past the analysis's work budget")
+            return _unknown(carried)
+        self.active[key], self.running[kind] = _unknown(carried), key
+        result, used = self._fixed_point(caller, node, func, key, (passed, keyed), instance)
+        del self.active[key], self.running[kind]
+        self._settle(key, used)
         self.memo[key] = (result, dict(instance.attrs) if instance is not None else {})
         return result
+
+    def _fixed_point(self, caller: Frame, node: Node, func: FuncRef, key: Key, args: Args,
+                     instance: Instance | None) -> tuple[Val, set[Key]]:
+        """Run a call until the result its recursive calls were given covers its own."""
+        result, used = CLEAN, set()
+        for _ in range(MAX_ROUNDS):
+            frame = Frame(caller.engine, func.sf, {}, caller.engine.module_env(func.sf),
+                          depth=caller.depth + 1, self_inst=instance)
+            _bind_arguments(frame, func, args[0], args[1], instance)
+            self.work -= 1
+            self.reads.append(set())
+            frame.run(func.node.child_by_field_name("body"), frame.env)
+            used = self.reads.pop()
+            result = joined(frame.returns)
+            guess = self.active[key]
+            wider = _widen(guess, result)
+            if key not in used or (wider.kinds, wider.flags) == (guess.kinds, guess.flags):
+                return result, used
+            self.active[key] = wider
+            self._drop(key)
+        self._cut(caller, node, func, merge([result, self.active[key]]),
+                  f"recursion not settled in {MAX_ROUNDS} rounds")
+        return join(result, self.active[key]), used
+
+    def _used(self, keys: set[Key]) -> None:
+        """The call being interpreted used the provisional results of ``keys``."""
+        if self.reads and keys:
+            self.reads[-1] |= keys
+
+    def _drop(self, key: Key) -> None:
+        """Forget results built on ``key``'s provisional result (it grew)."""
+        for stale in [k for k, deps in self.pending.items() if key in deps]:
+            del self.pending[stale]
+            self.memo.pop(stale, None)
+
+    def _settle(self, key: Key, used: set[Key]) -> None:
+        """``key``'s result is final: what was built on it no longer waits for it."""
+        if key in used:
+            for k, deps in list(self.pending.items()):
+                deps.discard(key)
+                if not deps:
+                    del self.pending[k]
+        outer = used - {key}
+        if outer:
+            self.pending[key] = outer
+            self._used(outer)
+
+    def _cut(self, caller: Frame, node: Node, func: FuncRef, carried: Val, why: str) -> None:
+        """Record a call left unfollowed when attacker data goes into it."""
+        if not carried.kinds:
+            return
+        at = caller.at(node, f"passed to {func.name}(), {why}: analysis bound reached")
+        where = (at.path, at.line, at.column)
+        if where not in self.cuts:
+            self.cuts[where] = Flow(BOUND_RULE, ",".join(sorted(carried.kinds)), 0, at.path,
+                                    at.line, at.column, func.name, (*carried.steps, at))
 
     def construct(self, caller: Frame, node: Node, cls: ClassRef, args: Args) -> Val:
         """An instance of a repository class, its ``__init__`` run on the arguments."""
@@ -126,6 +252,21 @@ class Callees:
         if init is not None:
             self.call(caller, node, init, args, instance)
         return Val(inst=instance)
+
+
+def _unknown(carried: list[Val]) -> Val:
+    """The result of a call not (yet) followed: the taint it was given, no known shape.
+
+    Nothing is known of its shape (it may be a list), so no sink reads it as a program name.
+    """
+    cut = merge(carried)
+    return Val(kinds=cut.kinds, flags=frozenset({"opaque"}), steps=cut.steps)
+
+
+def _widen(guess: Val, result: Val) -> Val:
+    """The next guess of a recursive call's result: taint only grows, flags settle."""
+    both = join(guess, result)
+    return Val(kinds=both.kinds, flags=both.flags, steps=both.steps or result.steps)
 
 
 def _bind_arguments(frame: Frame, func: FuncRef, passed: list[Val], keyed: dict[str, Val],

@@ -13,7 +13,13 @@ from __future__ import annotations
 from courtroom.detectives.common import is_test_path
 from courtroom.detectives.parsing import Node, SourceFile, captures
 from courtroom.detectives.security.taint import calls, exprs, library, stmts
-from courtroom.detectives.security.taint.callee import Callees, clean_key, joined, parameters
+from courtroom.detectives.security.taint.callee import (
+    WORK_PER_FUNCTION,
+    Callees,
+    clean_key,
+    joined,
+    parameters,
+)
 from courtroom.detectives.security.taint.entry import Entry, called_names, entry_points
 from courtroom.detectives.security.taint.frame import Args, Env, Frame
 from courtroom.detectives.security.taint.library import Sink
@@ -61,6 +67,7 @@ class Engine:
             self._entries.update(entry_points(sf, defs, call_nodes))
             self._called |= called_names(sf, call_nodes)
             functions.append((sf, defs))
+        self.callees.work += WORK_PER_FUNCTION * sum(len(defs) for _sf, defs in functions)
         for sf, defs in functions:
             try:
                 self.module_env(sf)
@@ -70,9 +77,17 @@ class Engine:
                 # Code nested deeper than the interpreter's stack: say so (the scan is
                 # incomplete) rather than lose every other file's findings.
                 self.unfinished[sf.path] = "nested too deeply for the taint analysis"
-                self.callees.active.clear()
+                self.callees.reset()
                 self._computing.clear()
-        return sorted(self.flows.values(), key=lambda f: (f.path, f.line, f.column, f.rule))
+        cuts = sorted(self.callees.cuts.values(), key=lambda f: (f.path, f.line, f.column))
+        for path in dict.fromkeys(f.path for f in cuts):
+            lines = ", ".join(str(f.line) for f in cuts if f.path == path)
+            # A flow not followed to its end may reach a sink: the scan is incomplete.
+            reason = (f"analysis bound reached: attacker data passed on at line(s) {lines} "
+                      f"was not followed to its end")
+            self.unfinished[path] = "; ".join(filter(None, (self.unfinished.get(path), reason)))
+        return sorted([*self.flows.values(), *cuts],
+                      key=lambda f: (f.path, f.line, f.column, f.rule))
 
     def module_env(self, sf: SourceFile) -> Env:
         """A module's globals after its top level ran (computed once)."""

@@ -173,7 +173,12 @@ def _fits(frame: Frame, case: Node, subject: Val) -> bool | None:
                 return True
         if not pattern.named_children:
             return True
-    return subject.const in literals if literals else None
+    if not literals:
+        return None
+    # ``case None/True/False`` match by identity, every other literal by equality (so
+    # ``case True`` does not match 1, though ``1 == True``).
+    return any(subject.const is lit if lit is None or isinstance(lit, bool) else
+               subject.const == lit for lit in literals)
 
 
 #: Statement type -> how it runs.

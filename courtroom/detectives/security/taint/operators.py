@@ -22,7 +22,6 @@ _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, ">": operator.gt,
     "<=": operator.le, ">=": operator.ge, "in": lambda a, b: operator.contains(b, a),
     "not in": lambda a, b: not operator.contains(b, a),
-    "is": operator.is_, "is not": operator.is_not,
 }
 #: A format width large enough to build a huge string from a tiny literal.
 _WIDE = re.compile(r"%[-+ #0]*\d{4,}")
@@ -108,7 +107,28 @@ def _compare(frame: Frame, node: Node) -> Val:
         op = " ".join(ops)
         if op in _COMPARE:
             return fold(_COMPARE[op], values[0], values[1])
+        if op in ("is", "is not"):
+            same = identical(values[0], values[1])
+            return CLEAN if same is None else const(same == (op == "is"))
     return CLEAN
+
+
+def identical(a: Val, b: Val) -> bool | None:
+    """What ``a is b`` surely is, by the language's rules; None when it is not known.
+
+    Only ``None``, ``True`` and ``False`` are guaranteed to be one object each, and two
+    unequal strings or integers are never one object. Whether two equal strings or numbers
+    are one object is up to the interpreter (interning, constant folding), so it is unknown
+    here however the analyser's own constants happen to be stored.
+    """
+    if not (a.known() and b.known()):
+        return None
+    x, y = a.const, b.const
+    if x is None or y is None or isinstance(x, bool) or isinstance(y, bool):
+        return x is y
+    if isinstance(x, str | bytes | int) and isinstance(y, str | bytes | int) and x != y:
+        return False
+    return None
 
 
 def _conditional(frame: Frame, node: Node) -> Val:

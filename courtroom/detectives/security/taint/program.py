@@ -15,6 +15,9 @@ from courtroom.detectives.parsing import Node, SourceFile
 from courtroom.detectives.security.taint.values import Step, Val
 
 DEFS = ("function_definition", "class_definition")
+#: The rule of a flow the analysis stopped following (its call chain went too deep): not
+#: a sink reached, but attacker data whose fate is unknown, so the scan is incomplete.
+BOUND_RULE = "analysis-bound"
 
 
 @dataclass(frozen=True, eq=False)

@@ -39,3 +39,16 @@ def test_decoys_and_sanitisers_are_not_confirmed(body: str) -> None:
 def test_loops_handlers_and_with_blocks_keep_what_their_bodies_assign(
         body: str, confirmed: bool) -> None:
     assert route(body + "\nreturn 'ok'") == (["shell-injection"] if confirmed else [])
+
+
+@pytest.mark.parametrize(("subject", "case", "confirmed"), [
+    ("1", "True", True),  # ``case True`` matches by identity: 1 does not match it
+    ("0", "None", True),
+    ("True", "1", False),  # other literals match by equality: True == 1
+    ("None", "None", False),
+])
+def test_match_on_none_true_and_false_compares_by_identity(
+        subject: str, case: str, confirmed: bool) -> None:
+    body = (f"match {subject}:\n    case {case}:\n        return 'no'\n    case _:\n"
+            f"        os.system(request.args['c'])\nreturn 'ok'")
+    assert route(body) == (["shell-injection"] if confirmed else [])
