@@ -31,9 +31,9 @@ from courtroom.errors import CourtroomError
 MAX_BOXES, MAX_ARROWS, MAX_LABEL = 80, 160, 120
 #: Similarity two normalised labels need to be the same box despite OCR slips.
 AGREE = 0.85
-#: Labels shorter than this (normalised) must match exactly: one slip in three letters
-#: is another word.
-SHORT = 5
+#: Labels shorter than this (normalised) must match exactly: in a short word one letter
+#: more or less is another word ("judge", "judges"), not a slip.
+SHORT = 6
 #: Images sent to Claude at once (each call is mostly waiting on the network).
 WORKERS = 4
 #: Characters OCR confuses, folded to one before comparing.
