@@ -274,7 +274,11 @@ class FakeAnthropic:
             self.queue.extend(replies)
 
     def default_reply(self, body: dict[str, Any]) -> Reply:
-        """A valid opinion citing the first id shown, with prompt-cache usage."""
+        """A valid opinion citing the first id shown, with prompt-cache usage (an empty
+        transcription for a request with an image)."""
+        if has_image(body):
+            return Reply(body=message(json.dumps({"boxes": [], "arrows": []})),
+                         delay=self.latency)
         ids = shown_ids(body)
         model = body.get("model") or "claude-sonnet-5-5"
         with self._lock:
@@ -290,8 +294,6 @@ class FakeAnthropic:
         problem = image_problem(body)
         if problem is not None:
             return error(400, "invalid_request_error", problem)
-        if has_image(body) and not self.queue:
-            return Reply(body=message(json.dumps({"boxes": [], "arrows": []})))
         with self._lock:
             scripted = self.queue.popleft() if self.queue else None
         if scripted is None:
