@@ -55,6 +55,7 @@ def test_claude_judges_have_the_image_transcribed_once(report, fake, tmp_path):
     assert len(images) == 1 and NOTE in _diagram(tmp_path / "out" / "verdict.json")
     assert outcome.verdict.usage.calls == len(fake.requests)
     assert outcome.verdict.usage.estimated_cost_usd > 0
+    assert outcome.verdict.usage.max_cost_usd == 5.0  # the audit's cap, not what was left
     assert SECRET not in (tmp_path / "out" / "trace.jsonl").read_text(encoding="utf-8")
 
 

@@ -162,8 +162,9 @@ class AnthropicBackend:
                 with attempt:
                     if attempt.retry_state.attempt_number > 1:
                         usage.output_retries += 1
-                    answer = vision_request.parse(
-                        self._send(vision_request.params(self.model, image), usage))
+                    asked = {**vision_request.params(self.model, image),
+                             "timeout": vision_request.TIMEOUT}
+                    answer = vision_request.parse(self._send(asked, usage))
         except JudgeError as exc:
             exc.usage = usage
             raise

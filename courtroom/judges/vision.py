@@ -53,7 +53,7 @@ class ClaudeVision:
             with self._lock:
                 known = self._done.setdefault(key, known)
         if isinstance(known, JudgeError):
-            raise JudgeError(str(known))
+            raise JudgeError(str(known)) from known
         return known
 
     def _ask(self, png: bytes) -> Transcription | JudgeError:
@@ -113,10 +113,10 @@ class ClaudeVision:
         return max(NO_BUDGET, self.cap - self.spent_usd())
 
     def add_to(self, usage: Usage) -> Usage:
-        """``usage`` (the bench's) with the image calls counted in."""
-        if not self.usage.requests:
-            return usage
+        """``usage`` (the bench's) with the image calls counted in, and the audit's cap (the
+        bench was given only what the images left of it)."""
         total = usage.model_copy(deep=True)
+        total.max_cost_usd = self.cap
         total.calls += self.usage.requests
         total.input_tokens += self.usage.input_tokens
         total.output_tokens += self.usage.output_tokens

@@ -37,7 +37,9 @@ MAX_IMAGE_BYTES, MAX_SIDE = 5 * 1024 * 1024, 8000
 MAX_DECODE_PIXELS = 20_000_000
 #: Output for one transcription: a few dozen boxes and arrows as JSON.
 MAX_TOKENS = 4000
-MEDIA_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
+#: Seconds one transcription request may take (an SDK request option, not a body field):
+#: the calls run inside the diagram detective, which has a deadline of its own.
+TIMEOUT = 60.0
 
 INSTRUCTION = (
     "The image above is a figure from a project report under audit. Transcribe it as a "
