@@ -77,8 +77,11 @@ def audit(
     with open_workspace(config.target, timeout=config.clone_timeout,
                         ignore=config.skips()) as workspace:
         pdf_display = _pdf_display(config.pdf, workspace.root)
+        # Images go to Claude only with the Claude judges this audit builds itself (not
+        # with a caller's backend: a batch collector, a test's).
+        vision = for_audit(config, judges) if backend is None else None
         case = Case(workspace=workspace, pdf=config.pdf, pdf_display=pdf_display,
-                    dimensions=tuple(rubric.dimensions), transcriber=for_audit(config, judges))
+                    dimensions=tuple(rubric.dimensions), transcriber=vision)
         target = Target(
             repo=config.display_name or workspace.display,
             commit=config.commit or workspace.commit,
