@@ -25,6 +25,7 @@ from courtroom.judges.backends import make_backend
 from courtroom.judges.base import Backend, JudgeRequest, left_out
 from courtroom.judges.bench import Answer, JudgeBench
 from courtroom.judges.cache import OpinionCache
+from courtroom.judges.vision import ClaudeVision, for_audit
 from courtroom.judgment import SYNTHESIS, conclude_verdict, unscanned_lines
 from courtroom.models import (
     JUDGES,
@@ -76,8 +77,11 @@ def audit(
     with open_workspace(config.target, timeout=config.clone_timeout,
                         ignore=config.skips()) as workspace:
         pdf_display = _pdf_display(config.pdf, workspace.root)
+        # Images go to Claude only with the Claude judges this audit builds itself (not
+        # with a caller's backend: a batch collector, a test's).
+        vision = for_audit(config, judges) if backend is None else None
         case = Case(workspace=workspace, pdf=config.pdf, pdf_display=pdf_display,
-                    dimensions=tuple(rubric.dimensions))
+                    dimensions=tuple(rubric.dimensions), transcriber=vision)
         target = Target(
             repo=config.display_name or workspace.display,
             commit=config.commit or workspace.commit,
@@ -184,8 +188,10 @@ def _judge(
         for judge in JUDGES
     ]
     cache = OpinionCache(config.resolved_cache_dir, read=config.use_cache)
+    # Claude's image calls came first, out of the same cap: the judges get what is left.
+    vision = case.transcriber if isinstance(case.transcriber, ClaudeVision) else None
     bench = JudgeBench(backend, max_workers=config.max_concurrency, cache=cache, trace=trace,
-                       max_cost_usd=config.max_cost_usd)
+                       max_cost_usd=vision.remaining() if vision else config.max_cost_usd)
     progress("judge", 0, len(requests))
     with trace.span("judge", "bench", calls=len(requests), bench=backend.name):
         try:
@@ -193,7 +199,8 @@ def _judge(
                                     progress)
         finally:
             bench.close()
-    return _Judged(court, cut, backend.name, bench.usage, bench.notes)
+    usage = vision.add_to(bench.usage) if vision else bench.usage
+    return _Judged(court, cut, backend.name, usage, bench.notes)
 
 
 def _synthesise(

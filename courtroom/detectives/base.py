@@ -11,6 +11,7 @@ from courtroom.models import Evidence
 
 if TYPE_CHECKING:
     from courtroom.detectives.repo.workspace import Workspace
+    from courtroom.detectives.report.image_claude import Transcriber
     from courtroom.rubric import Dimension
 
 
@@ -23,6 +24,9 @@ class Case:
     pdf_display: str | None = None
     #: The rubric's dimensions: the report detective reads its concepts from them.
     dimensions: tuple[Dimension, ...] = ()
+    #: Claude's reading of diagram images, set only when Claude judges the audit (the
+    #: judges' client); None offline, and then no image leaves the machine.
+    transcriber: Transcriber | None = None
 
 
 Detective = Callable[[Case], list[Evidence]]

@@ -10,8 +10,10 @@ Two visible retry layers replace the SDK's hidden ones (``max_retries=0``):
    most ``output_retries`` (2) times, the validation error fed back to the model, then
    JudgeOutputError.
 
-The bench turns either error into the fallback opinion. No sampling parameter
-(temperature, top_p, top_k) is ever sent: API version 2026-10-21 rejects them.
+The bench turns either error into the fallback opinion. The same client and layers
+transcribe diagram images for the report detective (``transcribe``, via judges/vision.py).
+No sampling parameter (temperature, top_p, top_k) is ever sent: API version 2026-10-21
+rejects them.
 
 Requests are not streamed. The SDK refuses a non-streaming request it expects to run past
 ten minutes (3,600 s per 128,000 output tokens), so ``max_tokens`` stays under that bound
@@ -34,12 +36,14 @@ from tenacity import (
     wait_none,
 )
 
+from courtroom.detectives.report.image_claude import Transcription
 from courtroom.errors import JudgeError, JudgeOutputError, JudgeTransportError
-from courtroom.judges import claude_request, envelope, personas
+from courtroom.judges import claude_request, envelope, personas, vision_request
 from courtroom.judges.base import JudgeRequest, JudgeUsage
 from courtroom.judges.pricing import price_for
 from courtroom.judges.providers import build_client, default_model
 from courtroom.judges.retry import BackoffWait, RetryBudget, is_transient
+from courtroom.judges.vision_request import Prepared
 from courtroom.models import JudicialOpinion
 
 DEFAULT_MODEL = default_model("anthropic")
@@ -131,7 +135,8 @@ class AnthropicBackend:
             with attempt:
                 if attempt.retry_state.attempt_number > 1:
                     usage.output_retries += 1
-                message = self._send(messages, usage)
+                message = self._send(
+                    claude_request.params(self.model, self.max_tokens, messages), usage)
                 text = claude_request.answer_text(message)
                 try:
                     draft = claude_request.parse(text, message)
@@ -144,7 +149,28 @@ class AnthropicBackend:
             request.persona, request.dimension.id, request.round, draft
         )
 
-    def _send(self, messages: list[dict[str, Any]], usage: JudgeUsage) -> Any:
+    def transcribe(self, image: Prepared) -> tuple[Transcription, JudgeUsage]:
+        """Claude's transcription of a diagram image, through the judges' client and
+        retry layers (a bad answer is asked again as is); JudgeError after the retries,
+        carrying what the attempts cost in ``usage``."""
+        usage = JudgeUsage()
+        outputs = Retrying(stop=stop_after_attempt(1 + self.output_retries),
+                           retry=retry_if_exception_type(JudgeOutputError), wait=wait_none(),
+                           sleep=_no_sleep, reraise=True)
+        try:
+            for attempt in outputs:
+                with attempt:
+                    if attempt.retry_state.attempt_number > 1:
+                        usage.output_retries += 1
+                    asked = {**vision_request.params(self.model, image),
+                             "timeout": vision_request.TIMEOUT}
+                    answer = vision_request.parse(self._send(asked, usage))
+        except JudgeError as exc:
+            exc.usage = usage
+            raise
+        return answer, usage
+
+    def _send(self, params: dict[str, Any], usage: JudgeUsage) -> Any:
         def count_retry(state: RetryCallState) -> None:
             usage.transport_retries += 1
 
@@ -161,9 +187,7 @@ class AnthropicBackend:
             reraise=True,
         )
         try:
-            message = transport(
-                create, **claude_request.params(self.model, self.max_tokens, messages)
-            )
+            message = transport(create, **params)
         except anthropic.APIStatusError as exc:
             kind = JudgeTransportError if is_transient(exc) else JudgeError
             raise kind(

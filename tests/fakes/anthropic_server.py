@@ -6,6 +6,11 @@ opinion that cites the first evidence id it was shown (or NO_EVIDENCE), after
 ``fake.latency`` seconds. Responses follow the real Messages API format, including usage
 with prompt-cache counters computed by the API's rules (see ``PromptCache``).
 
+An image block is held to the documented vision limits (a base64 source of a supported
+media type, at most 5 MB, at most 8,000 px a side, the pixels decodable): a request that
+breaks them gets the API's 400 ``invalid_request_error``, as from the real service. With
+nothing queued, a request with an image is answered with an empty transcription.
+
 The same server answers the Bedrock (``/model/{model}/invoke``) and Vertex
 (``/projects/{p}/locations/{r}/publishers/anthropic/models/{model}:rawPredict``) paths,
 which carry the model in the path instead of the body.
@@ -13,7 +18,10 @@ which carry the model in the path instead of the body.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
+import io
 import json
 import math
 import re
@@ -37,6 +45,9 @@ MIN_CACHEABLE: tuple[tuple[str, int], ...] = (
 )
 #: Five-minute cache lifetime, refreshed on every read.
 CACHE_TTL = 300.0
+#: The vision limits of the Messages API: media types, bytes of one base64 image, px a side.
+IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
+MAX_IMAGE_BYTES, MAX_IMAGE_SIDE = 5 * 1024 * 1024, 8000
 _EVIDENCE = re.compile(r"<criterion_evidence>\n(.*?)\n</criterion_evidence>", re.DOTALL)
 
 
@@ -119,6 +130,37 @@ def shown_ids(body: dict[str, Any]) -> list[str]:
         if found:
             return [item["id"] for item in json.loads(found.group(1))["items"]]
     return []
+
+
+def image_problem(body: dict[str, Any]) -> str | None:
+    """Why the real API would reject an image block of this request, if it would."""
+    for block in _blocks(body):
+        if block.get("type") != "image":
+            continue
+        source = block.get("source") or {}
+        if set(block) - {"type", "source", "cache_control"} or source.get("type") != "base64":
+            return "image: unexpected fields or source type"
+        if source.get("media_type") not in IMAGE_TYPES or set(source) != {
+                "type", "media_type", "data"}:
+            return "image.source: media_type must be one of " + ", ".join(IMAGE_TYPES)
+        data = source["data"]
+        if len(data) > MAX_IMAGE_BYTES:
+            return "image exceeds 5 MB maximum"
+        try:
+            from PIL import Image
+
+            with Image.open(io.BytesIO(base64.b64decode(data, validate=True))) as image:
+                if max(image.size) > MAX_IMAGE_SIDE:
+                    return "image dimensions exceed max allowed size: 8000 pixels"
+                if image.format.lower() != source["media_type"].split("/")[1]:
+                    return "image does not match the provided media type"
+        except (binascii.Error, OSError, ValueError):
+            return "could not process image"
+    return None
+
+
+def has_image(body: dict[str, Any]) -> bool:
+    return any(block.get("type") == "image" for block in _blocks(body))
 
 
 def min_cacheable(model: str) -> int:
@@ -232,7 +274,11 @@ class FakeAnthropic:
             self.queue.extend(replies)
 
     def default_reply(self, body: dict[str, Any]) -> Reply:
-        """A valid opinion citing the first id shown, with prompt-cache usage."""
+        """A valid opinion citing the first id shown, with prompt-cache usage (an empty
+        transcription for a request with an image)."""
+        if has_image(body):
+            return Reply(body=message(json.dumps({"boxes": [], "arrows": []})),
+                         delay=self.latency)
         ids = shown_ids(body)
         model = body.get("model") or "claude-sonnet-5-5"
         with self._lock:
@@ -245,6 +291,9 @@ class FakeAnthropic:
         )
 
     def _next(self, body: dict[str, Any]) -> Reply:
+        problem = image_problem(body)
+        if problem is not None:
+            return error(400, "invalid_request_error", problem)
         with self._lock:
             scripted = self.queue.popleft() if self.queue else None
         if scripted is None:

@@ -7,7 +7,8 @@ read offline (image_read: OCR labels and shapes) into the same graph facts as a 
 drawing; one that cannot be read is reported for what can honestly be known (page, size,
 caption, why its pixels were not read), so its shape is never guessed. Either graph is
 then held against the code's: parallelism the code lacks, or no node the code names (a
-generic picture), is not credit.
+generic picture), is not credit. With Claude judges, Claude's transcription of an image
+completes the OCR's graph where the OCR agrees with it (image_claude).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from courtroom.detectives.report.detective import unusable
 from courtroom.detectives.report.diagram_code import MIN_NODES, hold_against_code, loops
 from courtroom.detectives.report.diagram_graph import Drawing, read_drawing
 from courtroom.detectives.report.diagram_text import TextDiagram, box_drawing, mermaid
+from courtroom.detectives.report.image_claude import Merged, consult
 from courtroom.detectives.report.image_read import ImageReading, read_pictures
 from courtroom.detectives.report.pdf_read import Box, PageData, Picture, load_pdf
 from courtroom.models import Direction, Evidence
@@ -53,14 +55,17 @@ def _image(page: PageData, box: Box, why: str) -> Evidence:
                 content=clip(f"shape=unknown (image not read offline) | caption: {caption}", 300))
 
 
-def _read_image(case: Case, page: PageData, box: Box,
-                reading: ImageReading) -> list[Evidence]:
+def _read_image(case: Case, page: PageData, box: Box, reading: ImageReading,
+                asked: Merged | str | None) -> list[Evidence]:
     """An image read offline: its graph, like a vector drawing's, or no diagram at all."""
     if reading.problem is not None or reading.drawing is None:
         return [_image(page, box, reading.problem or "no reading")]
-    shown = _graph(case, reading.drawing, f"pdf:page {page.number}", "Diagram image",
+    merged = asked if isinstance(asked, Merged) else None
+    shown = _graph(case, merged.drawing if merged else reading.drawing,
+                   f"pdf:page {page.number}", "Diagram image",
                    [label for label, kind in zip(reading.drawing.labels, reading.kinds,
-                                                 strict=False) if kind == "decision"])
+                                                 strict=False) if kind == "decision"],
+                   note=merged.note if merged else "")
     if shown:
         return shown
     return [make(NAME, "Image in the report holds no diagram", False, f"pdf:page {page.number}",
@@ -72,7 +77,7 @@ def _read_image(case: Case, page: PageData, box: Box,
 
 
 def _graph(case: Case, d: Drawing, where: str, what: str,
-           decisions: list[str] | None = None) -> list[Evidence]:
+           decisions: list[str] | None = None, note: str = "") -> list[Evidence]:
     """The graph facts of a drawing or an image, held against the code's graph."""
     if d.unread:
         return [make(NAME, f"{what} not read", True, where, f"The page was not read as a "
@@ -93,7 +98,7 @@ def _graph(case: Case, d: Drawing, where: str, what: str,
                      f"{what}: {shape}; no box fans out or in (a linear flow)"
                      + (", while the code's graph fans out. Fix: redraw the diagram on "
                         f"{where.removeprefix('pdf:')} with the parallel branches and their "
-                        "join." if held.code_fans else "."), 0.75, (*tags, "linear"),
+                        "join." if held.code_fans else ".") + note, 0.75, (*tags, "linear"),
                      content=content, direction="adverse" if held.code_fans else "context")]
     said = (f"{what}: {shape}; it branches (fan-out at "
             f"{clip(', '.join(d.fan_out) or 'none', 80)}; fan-in at "
@@ -101,7 +106,7 @@ def _graph(case: Case, d: Drawing, where: str, what: str,
     direction: Direction = ("adverse" if held.contradicts else
                             "context" if held.generic else "supports")
     out = [make(NAME, f"{what} in the report", True, where,
-                said + (held.fix(where) if held.contradicts else ""), 0.8,
+                said + (held.fix(where) if held.contradicts else "") + note, 0.8,
                 (*tags, "parallelism"), content=content, direction=direction)]
     if held.overstates:
         out.append(make(NAME, f"{what} in the report shows joins the code lacks", True, where,
@@ -109,15 +114,31 @@ def _graph(case: Case, d: Drawing, where: str, what: str,
                         f"({clip(', '.join(d.fan_in), 120)}), the code's graph at "
                         f"{held.code_joins}: it shows parallelism the code does not run. "
                         f"Fix: redraw the diagram on {where.removeprefix('pdf:')} as the code "
-                        "builds the graph, or make the code run those branches in parallel.",
-                        0.7, (*tags, "mismatch"), content=content, direction="adverse"))
+                        "builds the graph, or make the code run those branches in parallel."
+                        + note, 0.7, (*tags, "mismatch"), content=content, direction="adverse"))
     return out
 
 
-def _pictures(pages: list[PageData]) -> dict[int, ImageReading]:
-    """Every decoded image of the report, read in one go: id(picture) -> reading."""
+def _pictures(case: Case, pages: list[PageData]) -> dict[
+        int, tuple[ImageReading, Merged | str | None]]:
+    """Every decoded image of the report, read in one go: id(picture) -> its OCR reading
+    and Claude's transcription merged into it (or why there is none)."""
     pictures = [p for page in pages for p in page.pictures]
-    return {id(p): r for p, r in zip(pictures, read_pictures(pictures), strict=True)}
+    readings = read_pictures(pictures)
+    asked = consult(case.transcriber, pictures, readings) if case.transcriber else \
+        [None] * len(pictures)
+    return {id(p): (r, a) for p, r, a in zip(pictures, readings, asked, strict=True)}
+
+
+def _not_transcribed(readings: list[tuple[ImageReading, Merged | str | None]]) -> list[Evidence]:
+    """One context fact when Claude could not transcribe some images: the OCR stands."""
+    failed = [a for _, a in readings if isinstance(a, str)]
+    if not failed:
+        return []
+    return [make(NAME, "Claude's transcription of diagram images not used", False, "pdf",
+                 f"{len(failed)} image(s) could not be transcribed by Claude "
+                 f"({clip(failed[0], 200)}); their offline (OCR) reading stands.", 0.5,
+                 (*TAGS, "image"), direction="context")]
 
 
 def _match(page: PageData, box: Box) -> Picture | None:
@@ -158,13 +179,13 @@ def diagrams(case: Case) -> list[Evidence]:
     if pdf.problem is not None and not pdf.pages:
         return [unusable(NAME, pdf, TAGS, given=case.pdf is not None)]
     out: list[Evidence] = []
-    readings = _pictures(pdf.pages) if any(p.pictures for p in pdf.pages) else {}
+    readings = _pictures(case, pdf.pages) if any(p.pictures for p in pdf.pages) else {}
     for page in pdf.pages:
         for box in page.images[:6]:
             picture = _match(page, box)
             out += ([_image(page, box, "too small, or past the decoding limits")]
                     if picture is None else
-                    _read_image(case, page, box, readings[id(picture)]))
+                    _read_image(case, page, box, *readings[id(picture)]))
         out += _graph(case, read_drawing(page), f"pdf:page {page.number}", "Vector diagram")
         figure = box_drawing(page)
         out += [_text(figure, [])] if figure else []
@@ -176,5 +197,6 @@ def diagrams(case: Case) -> list[Evidence]:
                            f"{len(pdf.pages)} pages (tables, code blocks and images without "
                            "boxes and arrows are not diagrams). Fix: add an architecture "
                            "diagram showing where the graph fans out and joins.",
-                           0.85, (*TAGS, "missing"), direction="adverse")]
-    return out
+                           0.85, (*TAGS, "missing"), direction="adverse"),
+                *_not_transcribed(list(readings.values()))]
+    return [*out, *_not_transcribed(list(readings.values()))]
