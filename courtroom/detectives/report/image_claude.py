@@ -87,7 +87,7 @@ class Merged:
         """The rationale's sentence about the transcription."""
         return (f" Claude's transcription of the image was used where the OCR agreed: "
                 f"{self.agreed} of {self.boxes} transcribed boxes, {self.arrows} arrow(s) "
-                "added or turned.")
+                "turned.")
 
 
 def normalise(label: str) -> str:
@@ -124,16 +124,18 @@ def _pairs(ocr: list[str], boxes: list[TranscribedBox]) -> dict[str, int]:
 
 
 def merge(drawing: Drawing, transcription: Transcription) -> Merged:
-    """``drawing`` (the OCR's) with the transcribed arrows between boxes the OCR read.
+    """``drawing`` (the OCR's) with its arrows turned where Claude reads them the other way.
 
-    Where Claude draws an arrow the other way round from the OCR's guess, Claude's
-    direction stands; every other OCR edge is kept.
+    Claude only ever turns a connector the shape analysis found between two boxes the OCR
+    read: an arrow it adds would be the image's word alone, and text in a hostile image can
+    ask for arrows (a fan-out the drawing does not have). Every other OCR edge is kept.
     """
     ids = _pairs(drawing.labels, transcription.boxes)
     said = {(ids[a.source], ids[a.target]) for a in transcription.arrows
             if a.source in ids and a.target in ids and ids[a.source] != ids[a.target]}
-    kept = {e for e in drawing.edges if e in said or (e[1], e[0]) not in said}
-    edges = kept | said
+    turned = {e for e in said if e not in drawing.edges and (e[1], e[0]) in drawing.edges}
+    kept = {e for e in drawing.edges if (e[1], e[0]) not in turned}
+    edges = kept | turned
     return Merged(Drawing(list(drawing.labels), edges), agreed=len(ids),
                   boxes=len({b.id for b in transcription.boxes}),
                   arrows=len(edges - drawing.edges))

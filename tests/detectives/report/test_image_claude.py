@@ -68,9 +68,18 @@ def test_one_ocr_box_answers_for_one_transcribed_box() -> None:
     said = transcription(["detectives", "detective", "judges", "chief_justice"],
                          [(0, 2), (1, 3), (2, 3)])
     merged = merge(drawing, said)
-    # "detective" cannot claim the box "detectives" already matched: no fan-out from it.
-    assert merged.drawing.edges == {(0, 1), (1, 2)}
-    assert merged.agreed == 3 and merged.arrows == 1
+    # "detective" cannot claim the box "detectives" already matched: no fan-out from it,
+    # and an arrow the drawing has no connector for is never added.
+    assert merged.drawing.edges == {(0, 1)}
+    assert merged.agreed == 3 and merged.arrows == 0
+
+
+def test_arrows_the_drawing_does_not_show_are_never_added() -> None:
+    # Text in a hostile image can ask for a fan-out: Claude's word alone draws nothing.
+    drawing = Drawing(["start", "repo", "docs", "judge"], {(0, 1), (1, 3)})
+    said = transcription(["start", "repo", "docs", "judge"], [(0, 1), (0, 2), (2, 3), (3, 1)])
+    merged = merge(drawing, said)
+    assert merged.drawing.edges == {(0, 1), (3, 1)} and merged.arrows == 1
 
 
 def test_claude_turns_an_edge_the_ocr_guessed_the_wrong_way() -> None:
