@@ -135,7 +135,7 @@ def kill_group(proc: subprocess.Popen[bytes]) -> None:
     proc.wait()
 
 
-def _read(proc: subprocess.Popen[bytes], deadline: float,
+def read(proc: subprocess.Popen[bytes], deadline: float,
           max_bytes: int) -> tuple[bytes, Stop | None]:
     """Read stdout until EOF, the deadline or the cap: never more than ``max_bytes`` kept."""
     assert proc.stdout is not None
@@ -169,7 +169,7 @@ def run(cmd: list[str], env: dict[str, str], *, timeout: float, max_bytes: int,
     proc = spawn(cmd, env, stderr=stderr)
     ended = False
     try:
-        out, stopped = _read(proc, deadline, max_bytes)
+        out, stopped = read(proc, deadline, max_bytes)
         if stopped is None:
             try:
                 proc.wait(timeout=max(0.0, deadline - time.monotonic()))

@@ -108,8 +108,9 @@ def bulk(commits: list[CommitInfo]) -> Bulk:
     rapid = sum(c.lines for run in runs if len(run) >= BURST_COMMITS for c in run)
     largest = max(work, key=lambda c: c.lines, default=None)
     core = [(c.when, sum(n for path, n in c.added.items() if _CORE.search(path))) for c in work]
+    core.sort(key=lambda item: item[0])  # author dates are the author's, in any order
     window, in_window, hour = 0, 0, 0
-    for when, lines in core:  # commits are in date order: a sliding window over them
+    for when, lines in core:
         in_window += lines
         while (when - core[window][0]).total_seconds() > CORE_MINUTES * 60:
             in_window -= core[window][1]

@@ -7,6 +7,8 @@ rule or an LLM deciding the verdict is adverse, with the change that would cure 
 
 from __future__ import annotations
 
+import re
+
 from courtroom.detectives.base import Case, detective
 from courtroom.detectives.common import REPO, UNWORKABLE, is_test_path, make
 from courtroom.detectives.parsing import SourceIndex, source_index
@@ -52,7 +54,7 @@ def structured_output(case: Case) -> list[Evidence]:
         retried = [c for c in calls if c.retried]
         out.append(_retry((retried or calls)[0].location, bool(retried)))
     else:
-        where = f"{models[0].path}:1" if models else "."
+        where = f"{models[0].path}:1" if models else _entry(index)
         out.append(make(name, "Judge output bound to a schema", False, where,
                         "No .with_structured_output(), .bind_tools(), messages.parse() or "
                         f"tool-use call in {len(index.files)} Python files. Fix: bind the judge "
@@ -91,7 +93,20 @@ def _prompt_home(prompts: dict[str, Prompt], index: SourceIndex) -> tuple[str, s
     models = [sf for sf in llm_files(index) if not is_test_path(sf.path)]
     if models:
         return f"{models[0].path}:1", f" in `{models[0].path}`, which calls the model"
-    return ".", ""
+    entry = _entry(index)
+    return entry, f" in the module that wires the system (`{entry}`)" if entry != "." else ""
+
+
+#: Module names that wire a system together: where a missing part is added.
+_WIRING = re.compile(r"graph|workflow|main|app|pipeline|orchestrat", re.I)
+
+
+def _entry(index: SourceIndex) -> str:
+    """The module that wires the system (a graph, main or app module), else the first
+    source file: a fix must name a place, and the repository's root is none."""
+    files = [sf for sf in index.files if not is_test_path(sf.path)]
+    home = next((sf for sf in files if _WIRING.search(sf.path)), files[0] if files else None)
+    return f"{home.path}:1" if home else "."
 
 
 def _retry(location: str, retried: bool) -> Evidence:
@@ -168,13 +183,15 @@ def chief_justice(case: Case) -> list[Evidence]:
         return [no_python(name, "Chief justice synthesis code", index, ("synthesis",))]
     facts = justice_functions(index)
     if not facts:
-        return [make(name, "Chief justice synthesis code", False, ".",
+        entry = _entry(index)
+        return [make(name, "Chief justice synthesis code", False, entry,
                      "No function or module named like a chief justice, synthesis or verdict. "
-                     "Fix: add a chief justice that turns the opinions into scores by fixed "
-                     "rules.", 0.75, (*tags, "missing"), direction="adverse")]
+                     f"Fix: add a chief justice that turns the opinions into scores by fixed "
+                     f"rules, wired in at `{entry}`.", 0.75, (*tags, "missing"),
+                     direction="adverse")]
     # A model that only words the remediation or the narrative around rule-made scores
     # does not decide the verdict; one that drafts the scores does.
-    prose = [f for f in facts if f.llm_calls and prose_only(f.name)]
+    prose = [f for f in facts if f.llm_calls and prose_only(index, f.name)]
     llm = [f for f in facts if f.llm_calls and f not in prose]
     facts = [f for f in facts if f not in prose] or facts
     listing = clip("\n".join(f"{f.location} {f.name}: {f.branches} branches, LLM "
@@ -188,8 +205,9 @@ def chief_justice(case: Case) -> list[Evidence]:
     else:
         top = max(facts, key=lambda f: (f.branches, f.location))
         out = [make(name, "Verdict by deterministic rules (no LLM call)", True, top.location,
-                    f"{len(facts)} chief-justice function(s), none calling a model; "
-                    f"{top.name} has {top.branches} branches.", 0.85, tags, content=listing,
+                    f"{len(facts)} chief-justice function(s) decide the verdict, none calling a "
+                    f"model; {top.name} has {top.branches} branches.", 0.85, tags,
+                    content=listing,
                     direction="supports")]
     if prose:
         out.append(make(name, "Model writes prose around the rule-made verdict", True,

@@ -129,17 +129,51 @@ def justice_functions(index: SourceIndex) -> list[SynthesisFact]:
             if _CJ.search(f.name) or location_path(f.location) in homes]
 
 
-def prose_only(name: str) -> bool:
-    """A chief-justice helper named for wording only (remediation, narrative, summary): a
-    model that words the advice around rule-made scores does not decide the verdict."""
+def prose_only(index: SourceIndex, name: str) -> bool:
+    """A chief-justice helper that only words things (remediation, a narrative): a model
+    that words the advice around rule-made scores does not decide the verdict.
+
+    A name is the author's to choose, so the name alone proves nothing: every call of the
+    function must also hand its result to something named for prose
+    (``remediation = generate_remediation(...)``, ``summary=...``). One call whose result
+    goes anywhere else, or no call found, and the model counts as deciding.
+    """
+    if not _prose_name(name):
+        return False
+    uses = [_receiver(sf, call) for sf in index.files if not is_test_path(sf.path)
+            for call in walk(sf.root) if call.type == "call" and _calls(sf, call, name)]
+    return bool(uses) and all(_prose_name(u) for u in uses)
+
+
+def _prose_name(name: str) -> bool:
     return bool(_PROSE.search(name)) and not _DECIDES.search(name)
+
+
+def _calls(sf: SourceFile, call: Node, name: str) -> bool:
+    fn = call.child_by_field_name("function")
+    return fn is not None and sf.text(fn).rsplit(".", 1)[-1] == name
+
+
+def _receiver(sf: SourceFile, call: Node) -> str:
+    """The name a call's result is given: an assignment's target, a keyword or a dict key
+    ("" when it goes anywhere else: returned, passed on, used in an expression)."""
+    parent = call.parent
+    if parent is None:
+        return ""
+    if parent.type in ("assignment", "augmented_assignment"):
+        left = parent.child_by_field_name("left")
+        return sf.text(left) if left is not None and parent.child_by_field_name(
+            "right") == call else ""
+    field = {"keyword_argument": "name", "pair": "key"}.get(parent.type)
+    target = parent.child_by_field_name(field) if field else None
+    return sf.text(target) if target is not None and target != call else ""
 
 
 def verdict_by_rules(index: SourceIndex) -> tuple[bool, str]:
     """Whether the chief justice decides by rules: none of its functions asks a model for
     the scores, and one branches on rules. The reason names the deciding ``path:line``."""
     functions = justice_functions(index)
-    deciding = [f for f in functions if f.llm_calls and not prose_only(f.name)]
+    deciding = [f for f in functions if f.llm_calls and not prose_only(index, f.name)]
     if deciding:
         f = deciding[0]
         return False, f"{f.name} at {f.location} calls {', '.join(f.llm_calls)} to decide"

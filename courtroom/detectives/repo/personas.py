@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from itertools import combinations
 
 from courtroom.detectives.common import is_test_path, jaccard, words
@@ -124,13 +123,20 @@ def copied(prompts: dict[str, Prompt]) -> dict[tuple[str, str], float]:
     """Pairwise share of the shorter prompt copied verbatim from the other, counting only
     runs of COPY_RUN+ characters (a shared JSON block, a pasted rubric), not common words.
 
-    Each text is cut to COPY_WINDOW characters first: the matcher is quadratic and the
-    prompts are the audited author's.
+    Linear in the prompts' length (every COPY_RUN-character window is looked up in the
+    other prompt's windows), each cut to COPY_WINDOW characters: they are the audited
+    author's.
     """
     texts = {p: pr.text[:COPY_WINDOW] for p, pr in prompts.items()}
+    windows = {p: {t[i:i + COPY_RUN] for i in range(len(t) - COPY_RUN + 1)}
+               for p, t in texts.items()}
     out = {}
     for a, b in combinations(sorted(texts), 2):
-        matcher = SequenceMatcher(None, texts[a], texts[b], autojunk=False)
-        same = sum(m.size for m in matcher.get_matching_blocks() if m.size >= COPY_RUN)
-        out[(a, b)] = round(same / max(1, min(len(texts[a]), len(texts[b]))), 3)
+        short, other = (a, b) if len(texts[a]) <= len(texts[b]) else (b, a)
+        text, covered, reach = texts[short], 0, -1
+        for i in range(len(text) - COPY_RUN + 1):
+            if text[i:i + COPY_RUN] in windows[other]:
+                covered += i + COPY_RUN - max(i, reach)
+                reach = i + COPY_RUN
+        out[(a, b)] = round(covered / max(1, len(text)), 3)
     return out

@@ -27,7 +27,9 @@ RETRY = re.compile(r"tenacity|@retry|\bretry\s*\(|Retrying\(|stop_after_attempt|
                    r"for\s+\w*(attempt|retr|tries|try)\w*\s+in\s+range\(|"
                    r"while\s+\w*(attempt|retr|tries|try)\w*\s*[<>]|"
                    # A failed call asked again from its except clause: one retry by hand.
-                   r"\bexcept\b[^\n]*:[^\n]*\n(?:[^\n]*\n){0,5}?[^\n]*\.a?invoke\s*\(",
+                   # Every run is bounded: the text is the audited author's.
+                   r"\bexcept\b[^\n:]{0,200}:[^\n]{0,200}\n(?:[^\n]{0,300}\n){0,5}?"
+                   r"[^\n]{0,300}\.a?invoke\s*\(",
                    re.S | re.I)
 
 

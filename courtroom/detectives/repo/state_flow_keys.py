@@ -76,10 +76,14 @@ def spelled(index: SourceIndex, ws: Workspace, key: str) -> bool:
 
 def in_data_files(ws: Workspace, word: str) -> bool:
     """Whether a data file (JSON, YAML, TOML, INI, .env) names ``word``: a caller or a
-    loader may hand it to the graph."""
-    pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
-    return any(rel.endswith(_DATA_SUFFIXES) and pattern.search(ws.read_text(rel) or "")
-               for rel in ws.files() if not is_test_path(rel))
+    loader may hand it to the graph. The files' words are read once per workspace."""
+    return word in ws.memo("state_flow.data_words", lambda: _data_words(ws))
+
+
+def _data_words(ws: Workspace) -> frozenset[str]:
+    return frozenset(w for rel in ws.files() if rel.endswith(_DATA_SUFFIXES)
+                     and not is_test_path(rel)
+                     for w in re.findall(r"[\w-]+", ws.read_text(rel) or ""))
 
 
 def _assigned(node: Node) -> bool:
@@ -139,8 +143,9 @@ def _mutated_alias(sf: SourceFile, assign: Node, outer: str, table: dict[str, st
     scope = enclosing(assign, ("function_definition",))
     text = sf.text(scope if scope is not None else sf.root)
     name = re.escape(sf.text(left))
-    return bool(re.search(rf"\b{name}\s*\[[^\]]*\]\s*=(?!=)|\b{name}\.(update|setdefault|"
-                          rf"__setitem__)\(", text))
+    # Bounded subscripts: an unclosed ``ev[`` must not scan the rest of the file each time.
+    return bool(re.search(rf"\b{name}\s*\[[^\]\n]{{0,200}}\]\s*=(?!=)|\b{name}\.(update|"
+                          rf"setdefault|__setitem__)\(", text))
 
 
 def _inner_write(sf: SourceFile, node: Node, outer: str,

@@ -86,13 +86,23 @@ def _temp_clone(index: SourceIndex, _said: re.Match[str]) -> tuple[bool, str, st
 
 
 def _weight(index: SourceIndex, said: re.Match[str]) -> tuple[bool, str, str | None]:
+    """The stated weight on a line of the chief justice's code that names the persona
+    (``"TechLead": 1.5``, ``if op.judge == "TechLead": w = 1.5``): a bare number elsewhere
+    (``round(x, 2)``) is no such weight."""
     stated = said.group("a") or said.group("b")
+    persona = re.search(_PERSONA, said.group(0), re.IGNORECASE)
+    who = re.compile(re.sub(r"[\s_-]", "", persona.group(0)) if persona else _PERSONA,
+                     re.IGNORECASE)
+    number = re.compile(rf"(?<![\w.]){re.escape(stated)}(?:\.0+)?(?![\w.])")
     files = justice_files(index)
     for sf in files:
         code = code_text(sf)
-        hit = re.search(rf"(?<![\w.]){re.escape(stated)}(?:\.0+)?(?![\w.])", code)
-        if hit:
-            return True, f"the weight {stated}", _at(sf, code, hit.start())
+        offset = 0
+        for line in code.splitlines(keepends=True):
+            hit = number.search(line)
+            if hit and who.search(re.sub(r"[\s_-]", "", line)):
+                return True, f"the weight {stated}", _at(sf, code, offset + hit.start())
+            offset += len(line)
     return False, f"no weight {stated} in the chief justice's code", \
         f"{files[0].path}:1" if files else None
 

@@ -1,6 +1,6 @@
 """Read diagram images in a child process under hard limits: one JSON line per image.
 
-Run as ``python -P image_worker.py SECONDS BYTES PNG...`` (a file of its own that imports
+Run as ``python -I image_worker.py SECONDS BYTES PNG...`` (a file of its own that imports
 nothing from Courtroom). The limits are set before OCR or OpenCV is imported, so a hostile
 image ends this process, never the audit. The first line names the engines, or says which
 is missing; then each image is one line with its labelled shapes and the connectors
@@ -35,7 +35,11 @@ Box = tuple[int, int, int, int]
 
 
 def set_limits(seconds: float, memory: int) -> None:
-    """Bound this process: CPU seconds (SIGXCPU, then SIGKILL) and data memory."""
+    """Bound this process: CPU seconds (SIGXCPU, then SIGKILL) and data memory.
+
+    pdf_worker has the same two lines: each worker is started by file path and imports
+    nothing from Courtroom (``-I`` would find an installed copy, not this checkout's), so
+    they cannot share a module."""
     cpu = max(1, int(seconds) + 1)
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
     resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))

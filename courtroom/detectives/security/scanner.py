@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from courtroom.child import child_env, python_module, spawn
+from courtroom.child import child_env, kill_group, python_module, read, spawn
 
 with warnings.catch_warnings():
     # stevedore (bandit's plugin loader) warns about its own deprecated argument on import.
@@ -33,6 +33,10 @@ with warnings.catch_warnings():
 
 #: Repositories with more source than this are scanned by bandit in a second process.
 PARALLEL_BYTES = 300_000
+#: The child's deadline: the security detective's own (past it the detective has failed
+#: and the gate fails closed anyway); and the most its JSON answer may take.
+CHILD_SECONDS = 300.0
+MAX_ANSWER_BYTES = 256 << 20
 #: Bandit checks that are noise for an audit (imports, asserts, partial paths).
 IGNORED = frozenset({"B101", "B403", "B404", "B603", "B607", "B110", "B112", "B311", "B405",
                      "B408", "B410"})
@@ -151,17 +155,30 @@ def start_scan(files: list[tuple[str, bytes]]) -> Callable[[], ScanResult]:
 
 def _exchange(child: subprocess.Popen[bytes], files: list[tuple[str, bytes]]) -> bytes:
     """Stream the files to the child one JSON line each (no second copy of the repository
-    in memory), then read its result."""
+    in memory), then read its result under a deadline and a byte cap. A child stopped by
+    either is killed with its group and its answer is empty (the caller scans in-process)."""
     assert child.stdin is not None and child.stdout is not None
+    deadline = time.monotonic() + CHILD_SECONDS
+    out, stopped = b"", None
     try:
         for path, data in files:
             line = json.dumps([path, base64.b64encode(data).decode("ascii")]) + "\n"
             child.stdin.write(line.encode("utf-8"))
         child.stdin.close()
-        out = child.stdout.read()
+        out, stopped = read(child, deadline, MAX_ANSWER_BYTES)
     finally:
-        child.wait()
-    return out
+        if stopped is not None or not _ended(child, deadline):
+            kill_group(child)
+        child.stdout.close()
+    return b"" if stopped else out
+
+
+def _ended(child: subprocess.Popen[bytes], deadline: float) -> bool:
+    try:
+        child.wait(timeout=max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        return False
+    return True
 
 
 def _decode(data: dict[str, Any]) -> ScanResult:

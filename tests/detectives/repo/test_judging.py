@@ -199,7 +199,11 @@ def test_a_model_that_only_words_the_remediation_decides_nothing(
             "    if scores[-1] - scores[0] > 2:\n        return scores[1]\n"
             "    return round(sum(scores) / len(scores))\n\n\n"
             "def generate_remediation(llm, final_score, opinions):\n"
-            "    return llm.invoke(f'Advise how to raise {final_score}').content\n")
+            "    return llm.invoke(f'Advise how to raise {final_score}').content\n\n\n"
+            "def report(llm, opinions):\n"
+            "    score = chief_justice(opinions)\n"
+            "    remediation = generate_remediation(llm, score, opinions)\n"
+            "    return {'score': score, 'remediation': remediation}\n")
     ev = chief_justice(_case(tmp_path, open_case, {"src/justice.py": code}))
     assert not by_goal(ev, "Chief justice delegates the verdict")
     assert by_goal(ev, "Verdict by deterministic rules")[0].location == "src/justice.py:1"
@@ -262,3 +266,19 @@ def test_personas_sharing_most_of_their_text_are_not_distinct(
     item = by_goal(ev, "Persona prompts are distinct")[0]
     assert item.direction == "adverse" and "share most of their text" in item.rationale
     assert "`src/judges.py:" in item.rationale
+
+
+def test_a_model_named_for_prose_whose_answer_becomes_the_score_decides(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    # The name is the author's to choose: where its answer goes decides.
+    code = ("def chief_justice(opinions):\n"
+            "    return round(sum(o.score for o in opinions) / len(opinions))\n\n\n"
+            "def write_summary(llm, opinions):\n"
+            "    return int(llm.invoke(str(opinions)).content)\n\n\n"
+            "def report(llm, opinions):\n"
+            "    final_score = write_summary(llm, opinions)\n"
+            "    return final_score\n")
+    ev = chief_justice(_case(tmp_path, open_case, {"src/justice.py": code}))
+    bad = by_goal(ev, "Chief justice delegates the verdict")[0]
+    assert bad.direction == "adverse" and "write_summary" in bad.rationale
+    assert not by_goal(ev, "Model writes prose")

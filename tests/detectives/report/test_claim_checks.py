@@ -104,3 +104,14 @@ def test_several_false_claims_discredit_the_report(tmp_path: Path, open_case: Op
     one = report(open_case(make_repo(tmp_path / "c", files=files),
                            make_pdf(tmp_path / "s.pdf", pages[2:])))
     assert not by_goal(one, "Several of the report's statements are false")
+
+
+def test_a_bare_number_elsewhere_is_no_stated_weight(tmp_path: Path, open_case: OpenCase) -> None:
+    code = ("def chief_justice(opinions):\n"
+            "    weights = {o.judge: 1.0 for o in opinions}\n"
+            "    return round(sum(o.score for o in opinions) / 2.0, 2)\n")
+    pdf = make_pdf(tmp_path / "r.pdf", ["The TechLead opinion counts 2x on architecture."])
+    checks = check_meaning(load_pdf(pdf, "r.pdf"), open_case(
+        make_repo(tmp_path / "a", files={"src/justice.py": code})).workspace)
+    claim = next(c for c in checks if c.claim == "persona weight")
+    assert not claim.supported and claim.code == "src/justice.py:1"
