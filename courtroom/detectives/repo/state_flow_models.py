@@ -57,8 +57,9 @@ def _refers(sf: SourceFile, name: str, schema: Schema) -> bool:
     return False
 
 
-def _typed_names(sf: SourceFile, fn: Node, models: dict[str, Schema]) -> dict[str, str]:
-    """Names of one function whose model type is certain."""
+def _typed_names(sf: SourceFile, fn: Node, nodes: list[Node],
+                 models: dict[str, Schema]) -> dict[str, str]:
+    """Names of one function (its own ``nodes``) whose model type is certain."""
     known: dict[str, str] = {}
     params = fn.child_by_field_name("parameters")
     for child in params.named_children if params is not None else []:
@@ -68,7 +69,6 @@ def _typed_names(sf: SourceFile, fn: Node, models: dict[str, Schema]) -> dict[st
             if kind in models and _refers(sf, kind, models[kind]):
                 known[sf.text(ident)] = kind
     bound: dict[str, list[Node]] = {}
-    nodes = own_nodes(fn)
     for node in nodes:
         if node.type in ("assignment", "augmented_assignment", "for_statement",
                          "named_expression", "with_item", "as_pattern"):
@@ -90,9 +90,10 @@ def _typed_names(sf: SourceFile, fn: Node, models: dict[str, Schema]) -> dict[st
 
 def _misused(sf: SourceFile, fn: Node, models: dict[str, Schema]) -> list[tuple[str, str, str]]:
     """(location, model, attribute) of attributes read on typed names but not defined."""
-    known = _typed_names(sf, fn, models)
+    nodes = own_nodes(fn)
+    known = _typed_names(sf, fn, nodes, models)
     out = []
-    for node in own_nodes(fn):
+    for node in nodes if known else []:
         if node.type != "attribute":
             continue
         obj = node.child_by_field_name("object")
@@ -133,8 +134,10 @@ def model_misuse(index: SourceIndex, classes: dict[str, list[ClassInfo]], roots:
     it does not define."""
     models = _models(classes, roots)
     hits: list[tuple[str, str, str, bool]] = []
+    names = [name.encode() for name in models]
     for sf in index.files:
-        if is_test_path(sf.path) or not models:
+        # A file that never names a model can neither annotate nor build one.
+        if is_test_path(sf.path) or not any(name in sf.source for name in names):
             continue
         for caps in matches("functions", sf.root):
             hits += [(*h, False) for h in _misused(sf, caps["function"][0], models)]

@@ -65,7 +65,7 @@ def class_table(index: SourceIndex) -> dict[str, list[ClassInfo]]:
     """Every class of the non-test sources, by name (a name may be defined twice)."""
     table: dict[str, list[ClassInfo]] = {}
     for sf in index.files:
-        if is_test_path(sf.path):
+        if is_test_path(sf.path) or b"class" not in sf.source:
             continue
         for node in walk(sf.root):
             if node.type == "class_definition":

@@ -127,8 +127,10 @@ def invoked(index: SourceIndex) -> bool:
                  if any(".compile(" in sf.text(fn) for sf, fn in found)}
     compiled: set[str] = set()
     runs: list[tuple[SourceFile, Node]] = []
+    words = [w.encode() for w in (*_RUN, "compile", *compilers)]
     for sf in index.files:
-        if is_test_path(sf.path):
+        # Neither a run nor a compiled graph can be written without naming one of them.
+        if is_test_path(sf.path) or not any(w in sf.source for w in words):
             continue
         for node in walk(sf.root):
             if node.type == "assignment" and _compiles(sf, node.child_by_field_name("right"),
