@@ -22,6 +22,12 @@ from pathlib import Path
 
 from courtroom.detectives.base import Case, detective
 from courtroom.detectives.common import REPO, make
+from courtroom.detectives.repo.history_claims import (
+    DATED_TAG,
+    as_claims,
+    dates_are_claims,
+    finished_fact,
+)
 from courtroom.detectives.repo.history_log import MAX_COMMITS, CommitInfo, read_log
 from courtroom.git import git_dir
 from courtroom.models import Evidence
@@ -47,17 +53,6 @@ LAYER_LINES = 20
 CORE_MINUTES = 60
 #: The tools layer must precede the orchestration layer by at least this long.
 STEP_MINUTES = 30
-#: Commits changing source needed before "no commit revises an earlier file" means much.
-FINISHED_COMMITS = 8
-#: Share of those commits (the first excepted) revising an earlier source file, under
-#: which the history reads as finished files added one by one.
-REVISION_SHARE = 0.2
-#: Confidence of a fact read from commit dates alone once the files contradict the story:
-#: under ``judges.facts.WEAK``, so no lens takes it as proven.
-CLAIM_CONFIDENCE = 0.5
-#: The facts that rest on commit dates (timing, sessions, steps apart).
-DATED = ("Work spread over several sessions", "Code arrived in steps",
-         "Progression setup -> tools -> graph")
 
 #: Layers of an agent system, named by the files a commit touched (path words).
 LAYERS: dict[str, re.Pattern[str]] = {
@@ -164,7 +159,8 @@ def _bulk_fact(commits: list[CommitInfo], head: str) -> Evidence:
                     "message saying what changed.", 0.85, TAGS, direction="adverse")
     return make(NAME, "Code arrived in steps (no bulk upload)", True, head,
                 f"{measure}: under {RAPID_SHARE:.0%} rapid-fire and under "
-                f"{ONE_COMMIT_SHARE:.0%} in one commit.", 0.85, TAGS, direction="supports")
+                f"{ONE_COMMIT_SHARE:.0%} in one commit.", 0.85, (*TAGS, DATED_TAG),
+                direction="supports")
 
 
 def _progression_fact(commits: list[CommitInfo], head: str) -> Evidence:
@@ -181,7 +177,7 @@ def _progression_fact(commits: list[CommitInfo], head: str) -> Evidence:
                     TAGS, content=stages or None)
     if ordered:
         return make(NAME, goal, True, where, f"Tools were built before the graph, at least "
-                    f"{STEP_MINUTES} minutes apart: {stages}.", 0.75, TAGS,
+                    f"{STEP_MINUTES} minutes apart: {stages}.", 0.75, (*TAGS, DATED_TAG),
                     content=stages, direction="supports")
     tools, graph = (commits[first[k]] for k in ("tools", "graph"))
     return make(NAME, goal, False, where, f"The graph's files were written before, or within "
@@ -189,53 +185,6 @@ def _progression_fact(commits: list[CommitInfo], head: str) -> Evidence:
                 f"{tools.when:%Y-%m-%d %H:%M}, graph from {graph.sha[:7]} at "
                 f"{graph.when:%Y-%m-%d %H:%M}). Fix: build and commit the tools before wiring "
                 "the graph that uses them.", 0.7, TAGS, content=stages, direction="adverse")
-
-
-def revisions(commits: list[CommitInfo]) -> tuple[int, int]:
-    """(work commits changing source, how many of them change a file an earlier one wrote)."""
-    seen: set[str] = set()
-    building = revising = 0
-    for c in commits:
-        touched = set(c.added)  # numstat lists every changed file, deletions included
-        if c.parents > 1 or not touched:
-            continue
-        building += 1
-        revising += bool(touched & seen)
-        seen |= touched
-    return building, revising
-
-
-def _finished_fact(commits: list[CommitInfo], head: str) -> Evidence | None:
-    """A charge when every commit adds whole new files and almost none revises one."""
-    building, revising = revisions(commits)
-    total = sum(c.lines for c in commits if c.parents <= 1)
-    if building < FINISHED_COMMITS or total < MIN_LINES:
-        return None
-    if revising >= REVISION_SHARE * (building - 1):
-        return None
-    return make(NAME, "Commits only add finished files (earlier files never revised)", True,
-                head, f"{building} commits change source and {revising} of them revise a file "
-                "an earlier commit wrote: each adds new files, whole and consistent with the "
-                "rest. Building a system revisits its files (wiring, fixes), so this reads as "
-                "a finished tree split into commits; its dates are the author's to set. Fix: "
-                "commit the work as it is done, including the edits to earlier parts.", 0.7,
-                TAGS, direction="adverse")
-
-
-def _as_claim(item: Evidence) -> Evidence:
-    """A fact read from dates alone, once the files contradict it: kept, as a weak claim."""
-    return make(NAME, item.goal, item.found, item.location, f"{item.rationale} (Read from "
-                "commit dates alone, which the files do not bear out: a claim.)",
-                min(item.confidence, CLAIM_CONFIDENCE), item.tags, item.content,
-                item.direction)
-
-
-def _dates_are_claims(head: str) -> Evidence:
-    return make(NAME, "Commit dates are the author's claims", True, head,
-                "Every date above is what the committer's clock or environment said: a clone "
-                "shows no push times, so the dates show an order the author chose, not when "
-                "the work was done. What each commit changed weighs more than when.", 0.95,
-                TAGS)
 
 
 def _count(commits: list[CommitInfo]) -> str:
@@ -290,11 +239,9 @@ def history(case: Case) -> list[Evidence]:
                         0.95, TAGS, content=commits[0].subject, direction="adverse"))
     if days >= 2 or span_min >= 180:
         out.append(make(NAME, "Work spread over several sessions", True, head,
-                        f"Commits on {days} day(s) over {span_min / 60:.1f} hours.", 0.8, TAGS,
-                        direction="supports"))
-    out += [_bulk_fact(commits, head), _progression_fact(commits, head), _dates_are_claims(head)]
-    finished = _finished_fact(commits, head)
-    if finished is None:
-        return out
-    return [_as_claim(e) if e.goal.startswith(DATED) and e.direction == "supports" else e
-            for e in out] + [finished]
+                        f"Commits on {days} day(s) over {span_min / 60:.1f} hours.", 0.8,
+                        (*TAGS, DATED_TAG), direction="supports"))
+    out += [_bulk_fact(commits, head), _progression_fact(commits, head),
+            dates_are_claims(head, NAME, TAGS)]
+    finished = finished_fact(commits, head, NAME, TAGS, MIN_LINES)
+    return out if finished is None else [*as_claims(out), finished]

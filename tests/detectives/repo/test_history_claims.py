@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from builders import Commit, make_repo
 
-from courtroom.detectives.repo.history import CLAIM_CONFIDENCE, DATED, history
+from courtroom.detectives.repo.history import history
+from courtroom.detectives.repo.history_claims import CLAIM_CONFIDENCE, DATED_TAG
 from detectives.conftest import OpenCase, by_goal
 from detectives.history_builders import built_history, finished_files, forged_date, forged_history
 
@@ -23,7 +24,7 @@ def test_a_forged_progression_is_charged_and_its_dates_kept_as_claims(
     (finished,) = by_goal(ev, FINISHED)
     assert finished.direction == "adverse" and finished.found
     assert "0 of them revise a file an earlier commit wrote" in finished.rationale
-    dated = [e for e in ev if e.goal.startswith(DATED)]
+    dated = [e for e in ev if DATED_TAG in e.tags]
     assert {e.goal.split(" (")[0].split(" ->")[0] for e in dated} >= {
         "Work spread over several sessions", "Progression setup"}
     assert all(e.confidence <= CLAIM_CONFIDENCE and "a claim" in e.rationale
