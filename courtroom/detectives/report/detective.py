@@ -26,6 +26,8 @@ from courtroom.untrusted import clip
 
 NAME = "report"
 MAX_HALLUCINATED = 12
+#: A report naming fewer existing repository files than this cannot be cross-referenced.
+FEW_PATHS = 2
 
 
 def unusable(name: str, pdf: PdfData, tags: tuple[str, ...], *, given: bool) -> Evidence:
@@ -124,13 +126,13 @@ _STANCE = {"proposal": "proposed as future work", "discussed": "quoted or discus
 def _paths(checks: list[PathCheck]) -> list[Evidence]:
     """Cited file paths: verified, hallucinated, and those only proposed or quoted."""
     tags = (PDF, "paths", "claims")
-    if not checks:
-        return [make(NAME, "File paths cited in the report", False, "pdf",
-                     "The report names no repository file paths.", 0.85, (*tags, "missing"))]
     verified = [c for c in checks if c.exists]
     bad = [c for c in checks if not c.exists and c.stance == "claim"]
     aside = [c for c in checks if not c.exists and c.stance != "claim"]
-    out = [make(NAME, "File paths cited in the report", True, f"pdf:page {checks[0].page}",
+    out = [_uncited(checks, len(verified))] if len(verified) < FEW_PATHS else []
+    if not checks:
+        return out
+    out += [make(NAME, "File paths cited in the report", True, f"pdf:page {checks[0].page}",
                 f"{len(verified)} verified and {len(bad)} hallucinated of "
                 f"{len(verified) + len(bad)} paths the report presents as existing (exact or "
                 f"suffix match against the repository file list); {len(aside)} more proposed, "
@@ -149,6 +151,19 @@ def _paths(checks: list[PathCheck]) -> list[Evidence]:
                         f"but the report does not claim it is: {_STANCE[c.stance]}.", 0.7,
                         (*tags, c.stance), content=clip(c.path, 160)))
     return out
+
+
+def _uncited(checks: list[PathCheck], verified: int) -> Evidence:
+    """A report is cross-referenced through the files it names: with none or one, what it
+    says about the system cannot be checked against the code, by its reader either."""
+    where = f"pdf:page {checks[0].page}" if checks else "pdf:page 1"
+    cited = (f"names {verified} repository file(s) that exist" if checks else
+             "names no repository file paths")
+    return make(NAME, "Report cites the files its claims rest on", False, where,
+                f"The report {cited}, so its claims about the system cannot be "
+                f"cross-referenced with the code. Fix: on {where.removeprefix('pdf:')}, name "
+                "the file (and line) that implements each mechanism the report describes.",
+                0.75, (PDF, "paths", "claims", "missing"), direction="adverse")
 
 
 def _claims(checks: list[ClaimCheck]) -> list[Evidence]:

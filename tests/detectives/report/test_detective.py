@@ -193,3 +193,17 @@ def test_an_absent_concept_is_placed_beside_the_explained_ones(tmp_path: Path,
     for item in absent:
         assert item.location.startswith("pdf:page ") and item.location != "pdf"
         assert f"on page {item.location.split()[-1]}" in item.rationale
+
+
+def test_a_report_naming_no_file_cannot_be_cross_referenced(tmp_path: Path,
+                                                            open_case: OpenCase) -> None:
+    pdf = make_pdf(tmp_path / "r.pdf", ["The judges run in parallel and a chief justice "
+                                        "settles their disagreements by fixed rules."])
+    ev = report(open_case(exemplary_submission(tmp_path / "a"), pdf))
+    gap = by_goal(ev, "Report cites the files its claims rest on")[0]
+    assert gap.direction == "adverse" and gap.location == "pdf:page 1"
+    assert "Fix: on page 1, name the file" in gap.rationale
+    cited = make_pdf(tmp_path / "c.pdf", ["The graph is wired in src/graph.py and the state "
+                                          "is typed in src/state.py."])
+    assert not by_goal(report(open_case(exemplary_submission(tmp_path / "b"), cited)),
+                       "Report cites the files its claims rest on")
