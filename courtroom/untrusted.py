@@ -36,6 +36,8 @@ _COMMAND_OPENING = re.compile(rf"^({_BLANK}):(?=:)")
 #: The start of a line that may still become a command opening.
 _UNDECIDED = re.compile(rf"{_BLANK}:?")
 _LEGACY = "##["
+#: The longest blank run held back at a line's start before it is written out.
+HOLD_LIMIT = 1024
 SAFE_COLON = "\uff1a"  # full-width colon
 SAFE_LEGACY = "##\uff3b"  # ## and a full-width left bracket
 _BREAKS = re.compile(r"\r\n?|\n")
@@ -94,7 +96,11 @@ class InertWriter:
             self._inside, start = False, match.end()
         tail = text[start:]
         if not self._inside and _UNDECIDED.fullmatch(tail):
-            self._held = tail
+            # Blanks alone decide nothing: past HOLD_LIMIT they go out (all but a colon
+            # that may start "::"), the line still undecided, so holding stays linear.
+            keep = len(tail) if len(tail) <= HOLD_LIMIT else int(tail.endswith(":"))
+            out.append(tail[: len(tail) - keep])
+            self._held = tail[len(tail) - keep:]
             return "".join(out)
         hashes = min(2, len(tail) - len(tail.rstrip("#")))
         cut = len(tail) - hashes

@@ -13,6 +13,7 @@ from log_checks import commands_in
 
 from courtroom.untrusted import (
     CONTROL,
+    HOLD_LIMIT,
     SAFE_COLON,
     SAFE_LEGACY,
     InertWriter,
@@ -64,6 +65,17 @@ def test_a_command_split_across_writes_is_still_defused() -> None:
     writer.close_line()
     assert sink.getvalue() == (f"  {SAFE_COLON}:add-mask::x\nok {SAFE_LEGACY}error]y\r"
                                f"{SAFE_COLON}:set-output\n{SAFE_COLON}:")
+
+
+def test_a_long_blank_run_is_written_out_and_still_defuses_what_follows() -> None:
+    sink = io.StringIO()
+    writer = InertWriter(sink)
+    for _ in range(5000):  # a byte at a time: what is held back stays bounded
+        writer.write(" ")
+    assert len(writer._held) <= HOLD_LIMIT
+    writer.write(":")
+    writer.write(":add-mask::x\n")
+    assert sink.getvalue() == " " * 5000 + f"{SAFE_COLON}:add-mask::x\n"
 
 
 def test_inert_output_wraps_both_streams_and_gives_them_back() -> None:
