@@ -104,10 +104,13 @@ def verify(text: str, key: bytes | None = None) -> list[str]:
     ValueError when the text is not a JSON object (the caller reports it as unreadable,
     which is not the same as tampered).
     """
-    data = json.loads(text)
-    if not isinstance(data, dict):
-        raise ValueError("verdict is not a JSON object")
-    problems = _chain_problems(data, key)
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("verdict is not a JSON object")
+        problems = _chain_problems(data, key)
+    except RecursionError as exc:  # a hostile artifact nested past the parser's depth
+        raise ValueError("verdict is nested too deeply to read") from exc
     try:
         verdict = Verdict.model_validate(data)
     except ValidationError as exc:

@@ -138,7 +138,9 @@ def test_unsealed_verdict_is_not_reported_intact(
     assert code == 1 and "no integrity chain" in out
 
 
-@pytest.mark.parametrize("content", ["{not json", "[1, 2]", b"\xff\xfe\x00"])
+@pytest.mark.parametrize("content", ["{not json", "[1, 2]", b"\xff\xfe\x00",
+                                     '{"a": ' + "[" * 30_000 + "]" * 30_000 + "}"],
+                         ids=["not-json", "not-object", "not-utf8", "nested-30000"])
 def test_unreadable_verdict_exits_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | bytes
 ) -> None:
