@@ -59,7 +59,8 @@ class SecurityReport(BaseModel):
         default_factory=list,
         description="Files bandit could not parse (newer syntax) that the taint engine examined.")
     not_examined: list[str] = Field(
-        default_factory=list, description="Files left unexamined, each with the reason.")
+        default_factory=list, description="Files left unexamined, or examined only up to "
+        "an analysis bound, each with the reason.")
     confirmed: int = 0
     unconfirmed: int = 0
     findings: list[SecurityFinding] = Field(default_factory=list)

@@ -141,8 +141,9 @@ def _summary(report: SecurityReport) -> list[Evidence]:
     if report.not_examined:
         out.append(make(
             NAME, "Files the security scan could not examine", True, ".",
-            f"{len(report.not_examined)} Python files were not examined, so the scan is "
-            f"incomplete: {'; '.join(report.not_examined[:10])}.", 0.95,
+            f"{len(report.not_examined)} Python files were not examined, or not to the "
+            f"end of every path, so the scan is incomplete: "
+            f"{'; '.join(report.not_examined[:10])}.", 0.95,
             (REPO, "tools", SCAN_INCOMPLETE),
             content="; ".join(report.not_examined), direction="adverse"))
     return out
