@@ -135,7 +135,7 @@ def kill_group(proc: subprocess.Popen[bytes]) -> None:
     proc.wait()
 
 
-def read(proc: subprocess.Popen[bytes], deadline: float,
+def _read(proc: subprocess.Popen[bytes], deadline: float,
           max_bytes: int) -> tuple[bytes, Stop | None]:
     """Read stdout until EOF, the deadline or the cap: never more than ``max_bytes`` kept."""
     assert proc.stdout is not None
@@ -166,10 +166,15 @@ def run(cmd: list[str], env: dict[str, str], *, timeout: float, max_bytes: int,
     not treats ``stopped`` as failure. Raises OSError when the program cannot be started.
     """
     deadline = time.monotonic() + timeout
-    proc = spawn(cmd, env, stderr=stderr)
-    ended = False
+    return finish(spawn(cmd, env, stderr=stderr), deadline, max_bytes)
+
+
+def finish(proc: subprocess.Popen[bytes], deadline: float, max_bytes: int) -> Finished:
+    """Read a started child to its end under ``deadline`` and ``max_bytes`` (see ``run``);
+    for a caller that first feeds it on stdin."""
+    ended, out, stopped = False, b"", None
     try:
-        out, stopped = read(proc, deadline, max_bytes)
+        out, stopped = _read(proc, deadline, max_bytes)
         if stopped is None:
             try:
                 proc.wait(timeout=max(0.0, deadline - time.monotonic()))

@@ -72,7 +72,8 @@ def _docstring(node: Node) -> bool:
             and node.named_children[0].type == "string")
 
 
-def _line(text: str, pos: int) -> int:
+def line_of(text: str, pos: int) -> int:
+    """The 1-based line of a position in a file's text."""
     return text.count("\n", 0, pos) + 1
 
 
@@ -94,7 +95,7 @@ def _hits(files: list[SourceFile], pattern: re.Pattern[str]) -> list[Hit]:
     for sf in files:
         text = code_text(sf)
         for m in pattern.finditer(text):
-            line = _line(text, m.start())
+            line = line_of(text, m.start())
             out.append(Hit(sf.path, line, " ".join(text.splitlines()[line - 1].split())[:160]))
     return out
 
@@ -140,7 +141,9 @@ def prose_only(index: SourceIndex, name: str) -> bool:
     """
     if not _prose_name(name):
         return False
-    uses = [_receiver(sf, call) for sf in index.files if not is_test_path(sf.path)
+    needle = name.encode()  # only a file that spells the name can call it
+    uses = [_receiver(sf, call) for sf in index.files
+            if not is_test_path(sf.path) and needle in sf.source
             for call in walk(sf.root) if call.type == "call" and _calls(sf, call, name)]
     return bool(uses) and all(_prose_name(u) for u in uses)
 
@@ -194,7 +197,7 @@ def synthesis_rules(index: SourceIndex) -> dict[str, Hit | None]:
             if all(found):
                 first = found[-1]
                 assert first is not None
-                line = _line(low, first.start())
+                line = line_of(low, first.start())
                 out[rule] = Hit(sf.path, line,
                                 " ".join(text.splitlines()[line - 1].split())[:160])
                 break

@@ -20,14 +20,14 @@ from courtroom.detectives.repo.judging_facts import (
     MODEL_CALL,
     code_text,
     justice_files,
+    line_of,
     llm_files,
     synthesis_rules,
 )
 from courtroom.detectives.repo.python_facts import RETRY, structured_calls
 from courtroom.detectives.repo.workspace import Workspace
-from courtroom.detectives.report.pdf_claims import ClaimCheck, asserted
+from courtroom.detectives.report.pdf_claims import ClaimCheck, claim_sentences, first_claim
 from courtroom.detectives.report.pdf_read import PdfData
-from courtroom.detectives.report.pdf_text import sentences
 
 _PERSONA = r"(?:tech[\s_-]?lead|prosecutor|defen[cs]e)"
 #: "TechLead 1.5x", "the Tech Lead's opinion counts 2 times", "a weight of 1.5 for the
@@ -41,7 +41,6 @@ _MODEL_WORDS = re.compile(r"\b(judges?|llm|model|opinions?|structured|outputs?|a
                           r"pars\w*|validat\w*|schema)\b", re.IGNORECASE)
 _CLONE_WORDS = re.compile(r"\b(clon\w*|repositor\w*|repo|git)\b", re.IGNORECASE)
 _TEMP_CALL = re.compile(r"\b(TemporaryDirectory|mkdtemp)\s*\(")
-_RULES = ("security override", "fact supremacy", "variance re-evaluation")
 
 
 @dataclass(frozen=True)
@@ -54,7 +53,7 @@ class Kind:
 
 
 def _at(sf: SourceFile, text: str, pos: int) -> str:
-    return f"{sf.path}:{text.count(chr(10), 0, pos) + 1}"
+    return f"{sf.path}:{line_of(text, pos)}"
 
 
 def _retries(index: SourceIndex, _said: re.Match[str]) -> tuple[bool, str, str | None]:
@@ -136,24 +135,20 @@ KINDS: dict[str, Kind] = {
 }
 
 
-def check_meaning(pdf: PdfData, ws: Workspace) -> list[ClaimCheck]:
+def check_meaning(pdf: PdfData, ws: Workspace,
+                  found: list[tuple[int, str]] | None = None) -> list[ClaimCheck]:
     """The first place each kind is claimed (or admitted missing), checked against code."""
     index = source_index(ws)
+    found = claim_sentences(pdf) if found is None else found
     out: list[ClaimCheck] = []
     for claim, kind in KINDS.items():
-        # A sentence's subject is looked up once, never once per hit: linear in the text.
-        hits = [(page.number, sentence, m) for page in pdf.pages
-                for sentence in sentences(page.text)
-                if kind.about is None or kind.about.search(sentence)
-                for m in kind.said.finditer(sentence)]
-        if not hits:
+        site = first_claim(found, kind.said, kind.about)
+        if site is None:
             continue
-        claimed = next((h for h in hits if asserted(h[1], h[2])), None)
-        page, sentence, m = claimed or hits[0]
-        supported, basis, where = kind.check(index, m)
-        out.append(ClaimCheck(claim, page, sentence[max(0, m.start() - 60):m.end() + 80],
-                              supported, f"{basis} at {where}" if where else basis,
-                              asserted=claimed is not None, code=where))
+        supported, basis, where = kind.check(index, site.match)
+        out.append(ClaimCheck(claim, site.page, site.excerpt, supported,
+                              f"{basis} at {where}" if where else basis,
+                              asserted=site.asserted, code=where))
     return out
 
 

@@ -15,6 +15,7 @@ from courtroom.detectives.report.pdf_claims import (
     PathCheck,
     check_claims,
     check_paths,
+    claim_sentences,
 )
 from courtroom.detectives.report.pdf_concepts import analyse
 from courtroom.detectives.report.pdf_quotes import check_quotes
@@ -56,7 +57,9 @@ def report(case: Case) -> list[Evidence]:
                 content=clip(pdf.pages[0].text, 300))]
     out += _concepts(case, pdf)
     paths = check_paths(pdf, case.workspace)
-    claims = [*check_claims(pdf, case.workspace), *check_meaning(pdf, case.workspace)]
+    found = claim_sentences(pdf)
+    claims = [*check_claims(pdf, case.workspace, found),
+              *check_meaning(pdf, case.workspace, found)]
     out += _paths(paths)
     out += _claims(claims)
     out += _discredited(paths, claims)

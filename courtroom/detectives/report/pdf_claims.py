@@ -66,6 +66,20 @@ def check_paths(pdf: PdfData, ws: Workspace) -> list[PathCheck]:
 
 
 @dataclass(frozen=True)
+class ClaimSite:
+    """Where a report names a feature, and whether it claims it there."""
+
+    page: int
+    sentence: str
+    match: re.Match[str]
+    asserted: bool
+
+    @property
+    def excerpt(self) -> str:
+        return self.sentence[max(0, self.match.start() - 60):self.match.end() + 80]
+
+
+@dataclass(frozen=True)
 class ClaimCheck:
     """One feature claim, where it is made and whether the source supports it."""
 
@@ -159,19 +173,38 @@ def asserted(sentence: str, match: re.Match[str]) -> bool:
                 or PROPOSAL.search(sentence, 0, min(match.end(), SENTENCE_REACH)))
 
 
-def check_claims(pdf: PdfData, ws: Workspace) -> list[ClaimCheck]:
+def claim_sentences(pdf: PdfData) -> list[tuple[int, str]]:
+    """Every sentence of the report with its page, split once for all claim kinds."""
+    return [(page.number, sentence) for page in pdf.pages for sentence in sentences(page.text)]
+
+
+def first_claim(found: list[tuple[int, str]], said: re.Pattern[str],
+                about: re.Pattern[str] | None = None) -> ClaimSite | None:
+    """Where a feature is first claimed, else where it is first named (an admission or a
+    proposal), else None. ``about``, when given, is what else the sentence must name; it
+    is looked up once per sentence, never once per hit, so the search stays linear."""
+    named: ClaimSite | None = None
+    for page, sentence in found:
+        if about is not None and not about.search(sentence):
+            continue
+        for m in said.finditer(sentence):
+            if asserted(sentence, m):
+                return ClaimSite(page, sentence, m, True)
+            named = named or ClaimSite(page, sentence, m, False)
+    return named
+
+
+def check_claims(pdf: PdfData, ws: Workspace,
+                 found: list[tuple[int, str]] | None = None) -> list[ClaimCheck]:
     """The first place each feature is claimed (or admitted missing), checked against code."""
     checks = _facts(ws)
+    found = claim_sentences(pdf) if found is None else found
     out: list[ClaimCheck] = []
     for claim, rx in CLAIMS.items():
-        hits = [(page.number, sentence, m) for page in pdf.pages
-                for sentence in sentences(page.text) for m in rx.finditer(sentence)]
-        if not hits:
+        site = first_claim(found, rx)
+        if site is None:
             continue
-        claimed = next((h for h in hits if asserted(h[1], h[2])), None)
-        page, sentence, m = claimed or hits[0]
-        excerpt = sentence[max(0, m.start() - 60):m.end() + 80]
         supported, basis = checks[claim]()
-        out.append(ClaimCheck(claim, page, excerpt, supported, basis,
-                              asserted=claimed is not None))
+        out.append(ClaimCheck(claim, site.page, site.excerpt, supported, basis,
+                              asserted=site.asserted))
     return out

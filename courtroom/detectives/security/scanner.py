@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from courtroom.child import child_env, kill_group, python_module, read, spawn
+from courtroom.child import child_env, finish, kill_group, python_module, spawn
 
 with warnings.catch_warnings():
     # stevedore (bandit's plugin loader) warns about its own deprecated argument on import.
@@ -157,28 +157,18 @@ def _exchange(child: subprocess.Popen[bytes], files: list[tuple[str, bytes]]) ->
     """Stream the files to the child one JSON line each (no second copy of the repository
     in memory), then read its result under a deadline and a byte cap. A child stopped by
     either is killed with its group and its answer is empty (the caller scans in-process)."""
-    assert child.stdin is not None and child.stdout is not None
+    assert child.stdin is not None
     deadline = time.monotonic() + CHILD_SECONDS
-    out, stopped = b"", None
     try:
         for path, data in files:
             line = json.dumps([path, base64.b64encode(data).decode("ascii")]) + "\n"
             child.stdin.write(line.encode("utf-8"))
         child.stdin.close()
-        out, stopped = read(child, deadline, MAX_ANSWER_BYTES)
-    finally:
-        if stopped is not None or not _ended(child, deadline):
-            kill_group(child)
-        child.stdout.close()
-    return b"" if stopped else out
-
-
-def _ended(child: subprocess.Popen[bytes], deadline: float) -> bool:
-    try:
-        child.wait(timeout=max(0.0, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        return False
-    return True
+    except OSError:
+        kill_group(child)
+        raise
+    done = finish(child, deadline, MAX_ANSWER_BYTES)
+    return b"" if done.stopped else done.output
 
 
 def _decode(data: dict[str, Any]) -> ScanResult:
