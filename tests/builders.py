@@ -161,3 +161,17 @@ class FakeBackend:
 
     def estimate_usd(self, request: object, output_tokens: int | None = None) -> float | None:
         return None
+
+
+def outside_folder(tmp_path: Path) -> Path:
+    """A folder outside the audit's output, holding one file that must never change."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("not ours")
+    return outside
+
+
+def untouched(outside: Path) -> bool:
+    """Whether ``outside_folder`` still holds exactly its one file, unchanged."""
+    return [p.name for p in outside.iterdir()] == ["keep.txt"] and (
+        outside / "keep.txt").read_text() == "not ours"

@@ -6,16 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from builders import outside_folder
 
 from courtroom.cli import build_parser, main
 from courtroom.cli.audit import given_from_args
-
-
-def _outside(tmp_path: Path) -> Path:
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    (outside / "keep.txt").write_text("not ours")
-    return outside
 
 
 def _refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -28,7 +22,7 @@ def _refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 def test_a_default_folder_that_is_a_link_in_the_target_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    outside = _outside(tmp_path)
+    outside = outside_folder(tmp_path)
     repo = tmp_path / "repo"
     repo.mkdir()
     (repo / "audit").symlink_to(outside)
@@ -40,7 +34,7 @@ def test_a_default_folder_that_is_a_link_in_the_target_is_refused(
 def test_a_peer_audit_refuses_a_linked_default_folder_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    outside = _outside(tmp_path)
+    outside = outside_folder(tmp_path)
     (tmp_path / "work").mkdir()
     (tmp_path / "peer").mkdir()
     (tmp_path / "work" / "audit").mkdir()
@@ -53,7 +47,7 @@ def test_a_peer_audit_refuses_a_linked_default_folder_too(
 def test_an_out_folder_through_a_link_inside_the_target_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    outside = _outside(tmp_path)
+    outside = outside_folder(tmp_path)
     repo = tmp_path / "repo"
     repo.mkdir()
     (repo / "reports").symlink_to(outside)

@@ -7,25 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
+from builders import outside_folder, untouched
 from verdict_builders import make_evidence, make_verdict
 
 from courtroom.errors import UsageError
 from courtroom.models import Target
 from courtroom.render.files import FILE_NAMES, check_folder, write_outputs, write_partial
 from courtroom.trace import Trace
-
-
-def _outside(tmp_path: Path) -> Path:
-    """A folder outside the output folder, holding one file that must never change."""
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    (outside / "keep.txt").write_text("not ours")
-    return outside
-
-
-def _untouched(outside: Path) -> bool:
-    return [p.name for p in outside.iterdir()] == ["keep.txt"] and (
-        outside / "keep.txt").read_text() == "not ours"
 
 
 def test_the_four_files_are_written_and_named(tmp_path: Path) -> None:
@@ -42,24 +30,24 @@ def test_the_four_files_are_written_and_named(tmp_path: Path) -> None:
 
 
 def test_an_output_folder_that_is_a_link_is_refused(tmp_path: Path) -> None:
-    outside = _outside(tmp_path)
+    outside = outside_folder(tmp_path)
     out = tmp_path / "courtroom-report"
     out.symlink_to(outside)
     with pytest.raises(UsageError, match="courtroom-report: it is a symbolic link"):
         write_outputs(out, make_verdict(), Trace())
     with pytest.raises(UsageError, match="symbolic link"):
         write_partial(out, Target(repo="r", commit="c"), {}, {}, [], Trace())
-    assert _untouched(outside) and out.is_symlink()
+    assert untouched(outside) and out.is_symlink()
 
 
 def test_a_report_file_that_is_a_link_is_replaced_not_written_through(tmp_path: Path) -> None:
-    outside = _outside(tmp_path)
+    outside = outside_folder(tmp_path)
     out = tmp_path / "courtroom-report"
     out.mkdir()
     (out / "report.md").symlink_to(outside / "keep.txt")
     (out / "trace.jsonl").symlink_to(outside / "new.txt")  # a dangling link is no way out
     written = write_outputs(out, make_verdict(), Trace())
-    assert _untouched(outside)
+    assert untouched(outside)
     assert not written["report"].is_symlink() and "not ours" not in written["report"].read_text()
     assert not written["trace"].is_symlink()
 
@@ -77,19 +65,19 @@ def test_a_folder_under_one_of_our_names_stops_before_anything_is_written(
 
 
 def test_the_partial_state_is_written_without_following_links(tmp_path: Path) -> None:
-    outside = _outside(tmp_path)
+    outside = outside_folder(tmp_path)
     out = tmp_path / "out"
     out.mkdir()
     (out / "partial_state.json").symlink_to(outside / "keep.txt")
     evidence = make_evidence("a fact", location="app.py")
     written = write_partial(out, Target(repo="r", commit="c"), {"e": evidence}, {},
                             ["no judge"], Trace())
-    assert set(written) == {"partial", "trace"} and _untouched(outside)
+    assert set(written) == {"partial", "trace"} and untouched(outside)
     assert json.loads(written["partial"].read_text())["errors"] == ["no judge"]
 
 
 def test_check_folder_refuses_a_link_or_a_file_on_the_way(tmp_path: Path) -> None:
-    outside = _outside(tmp_path)
+    outside = outside_folder(tmp_path)
     root = tmp_path / "repo"
     root.mkdir()
     (root / "audit").symlink_to(outside)
@@ -101,7 +89,7 @@ def test_check_folder_refuses_a_link_or_a_file_on_the_way(tmp_path: Path) -> Non
     (root / "out" / "report.md").mkdir(parents=True)
     with pytest.raises(UsageError, match=r"report\.md is a folder"):
         check_folder(root / "out", root)
-    assert _untouched(outside)
+    assert untouched(outside)
 
 
 def test_check_folder_accepts_what_is_missing_and_links_it_will_replace(

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from action_support import FakeAudit, Outcome, fake_github, make_env, outputs, run
+from builders import outside_folder, untouched
 from fakes.github_server import FakeGitHub
 
 from courtroom.publish.github.action import AuditRequest
@@ -29,16 +30,6 @@ class WritingAudit(FakeAudit):
                        write_outputs(request.out_dir, self.verdict, Trace()))
 
 
-def _outside(tmp_path: Path) -> Path:
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    (outside / "keep.txt").write_text("not ours")
-    return outside
-
-
-def _untouched(outside: Path) -> bool:
-    return [p.name for p in outside.iterdir()] == ["keep.txt"] and (
-        outside / "keep.txt").read_text() == "not ours"
 
 
 def _failed_check(fake: FakeGitHub) -> str:
@@ -51,11 +42,11 @@ def test_a_report_folder_linked_outside_fails_closed_before_the_audit(
     tmp_path: Path, fake: FakeGitHub, capsys: pytest.CaptureFixture[str]
 ) -> None:
     env = make_env(tmp_path, fake)
-    outside = _outside(tmp_path)
+    outside = outside_folder(tmp_path)
     (tmp_path / "workspace" / "courtroom-report").symlink_to(outside)
     audit = WritingAudit()
     assert run(env, audit) == 2
-    assert audit.requests == [] and _untouched(outside)
+    assert audit.requests == [] and untouched(outside)
     assert outputs(tmp_path) == {"score": "", "conclusion": "failure", "report-path": "",
                                  "sarif-path": ""}
     assert "courtroom-report is a symbolic link" in _failed_check(fake)
@@ -66,14 +57,14 @@ def test_linked_report_files_are_replaced_and_their_targets_kept(
     tmp_path: Path, fake: FakeGitHub
 ) -> None:
     env = make_env(tmp_path, fake)
-    outside = _outside(tmp_path)
+    outside = outside_folder(tmp_path)
     out = tmp_path / "workspace" / "courtroom-report"
     out.mkdir()
     (out / "report.md").symlink_to(outside / "keep.txt")
     (out / "findings.sarif").symlink_to(outside / "keep.txt")
     (out / "verdict.json").symlink_to(outside / "planted.json")
     assert run(env, WritingAudit()) == 1
-    assert _untouched(outside)
+    assert untouched(outside)
     assert outputs(tmp_path)["report-path"] == "courtroom-report/report.md"
     assert outputs(tmp_path)["sarif-path"] == "courtroom-report/findings.sarif"
     assert not any((out / name).is_symlink() for name in ("report.md", "findings.sarif",
