@@ -28,6 +28,8 @@ from courtroom.detectives.security.taint.values import (
 
 #: A function whose name says it escapes text for HTML/XML is an escaper, wherever it lives.
 _ESCAPER = re.compile(r"escape", re.I)
+#: Calls that build a compiled regular expression.
+_PATTERNS = frozenset({"re.compile", "regex.compile"})
 _PATHS = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "os.path.join",
                     "Path", "os.fspath"})
 _RESPONSES = frozenset({"flask.make_response", "flask.Response", "werkzeug.Response",
@@ -122,6 +124,9 @@ def _cast(fn: Callable[[Any], object], value: Val) -> Val:
 def _builtin(frame: Frame, node: Node, name: str, positional: list[Val],
              keywords: dict[str, Val]) -> Val:
     first = positional[0] if positional else CLEAN
+    if name in _PATTERNS:
+        # A compiled pattern: its search() is a regular expression's, never an LDAP query.
+        return Val(flags=frozenset({"pattern"}))
     if name in _PATHS:
         out = merge(positional)
         return Val(kinds=out.kinds, flags=out.flags | {"path"}, steps=out.steps)

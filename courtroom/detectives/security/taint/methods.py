@@ -45,7 +45,7 @@ def call(frame: Frame, node: Node, obj: Node | None, receiver: Val, method: str,
     if lookup is not None:
         return lookup
     sink = library.METHOD_SINKS.get(method)
-    if sink is not None:
+    if sink is not None and "pattern" not in receiver.flags:
         frame.engine.sink(frame, node, sink, sink.argument(positional, keywords), method)
     if method in library.PATH_METHODS and "path" in receiver.flags:
         frame.engine.sink(frame, node, library.SINKS["open"], receiver, method)

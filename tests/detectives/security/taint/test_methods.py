@@ -39,3 +39,13 @@ def test_sanitised_responses_and_safe_apis(body: str) -> None:
 ])
 def test_dict_views_and_list_inserts_keep_elements_apart(body: str, confirmed: bool) -> None:
     assert route(body + "\nreturn 'ok'") == (["shell-injection"] if confirmed else [])
+
+
+@pytest.mark.parametrize(("body", "found"), [
+    ("import re\nPAT = re.compile(r'no')\nx = request.form['a']\nm = PAT.search(x)\n"
+     "PAT.search(x, max(0, m.start() - 60), m.end())\nreturn 'ok'", []),
+    ("import ldap3\nconn = ldap3.Connection('s')\nx = request.form['a']\n"
+     "conn.search('dc=x', '(uid=' + x + ')')\nreturn 'ok'", ["ldap-injection"]),
+])
+def test_a_compiled_pattern_searching_is_no_ldap_query(body: str, found: list[str]) -> None:
+    assert route(body) == found
