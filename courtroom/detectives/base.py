@@ -31,15 +31,33 @@ class Case:
 
 Detective = Callable[[Case], list[Evidence]]
 
+
+@dataclass(frozen=True)
+class Produces:
+    """One kind of fact a detective declares: the tag it carries, the artifact it is about
+    (``github_repo``, ``pdf_report``, ``pdf_images``) and what such a fact means."""
+
+    tag: str
+    artifact: str
+    meaning: str
+
+
 #: name -> detective. Filled by ``courtroom.detectives`` at import; plain on purpose.
 REGISTRY: dict[str, Detective] = {}
+#: name -> the kinds of fact the detective declares (the evidence contract).
+CONTRACT: dict[str, tuple[Produces, ...]] = {}
+#: name -> the profile whose rubrics select the detective; None: every rubric.
+PROFILES: dict[str, str | None] = {}
 
 
-def detective(name: str) -> Callable[[Detective], Detective]:
-    """Register a detective function under ``name``."""
+def detective(name: str, *, produces: tuple[Produces, ...] = (),
+              profile: str | None = None) -> Callable[[Detective], Detective]:
+    """Register a detective function under ``name`` with what it declares it produces."""
 
     def register(fn: Detective) -> Detective:
         REGISTRY[name] = fn
+        CONTRACT[name] = produces
+        PROFILES[name] = profile
         return fn
 
     return register
