@@ -14,6 +14,7 @@ from courtroom.cohort.sides import load_audit, mentions
 from courtroom.config import RECEIVED_DIR, SELF_DIR
 from courtroom.errors import UsageError
 from courtroom.models import RubricRef, Target
+from courtroom.render.markdown import render_report
 
 PEER_HEADINGS = """# Peer audit of octo-org/auditor
 
@@ -114,10 +115,6 @@ def test_compare_command_prints_and_exits_0(
 
 
 def test_our_own_markdown_report_is_readable(tmp_path: Path) -> None:
-    try:
-        from courtroom.render.markdown import render_report
-    except ImportError:
-        pytest.skip("renderer not available")
     report = _write(tmp_path, "report.md", render_report(make_verdict()))
     audit = load_audit(report)
     scores = {v.name: v.score for v in audit.criteria if v.score is not None}

@@ -7,7 +7,6 @@ import time
 
 from builders import FakeBackend
 from court.support import CASE, rubric_with
-from fakes.anthropic_server import PromptCache, min_cacheable, tokens
 
 from courtroom.court.session import hold_court
 from courtroom.judges.anthropic_backend import AnthropicBackend
@@ -17,7 +16,7 @@ from courtroom.judges.offline import OfflineBackend
 from courtroom.models import JUDGES, JudicialOpinion, opinion_id
 from courtroom.trace import Trace
 
-from .conftest import SECRET, dimension, long_evidence, mixed_evidence
+from .conftest import SECRET, dimension, long_evidence
 
 
 class Recording(FakeBackend):
@@ -112,41 +111,6 @@ def test_prefix_written_once_and_read_twice(fake):
     usage = bench.usage
     assert usage.calls == len(fake.requests) == 30
     assert usage.cache_read_tokens > 1.5 * usage.cache_write_tokens > 0
-
-
-def test_all_at_once_would_pay_three_writes_per_criterion():
-    cache = PromptCache()
-    body = {"model": "claude-sonnet-5-5", "system": [{"type": "text", "text": "task"}],
-            "messages": [{"role": "user", "content": [
-                {"type": "text", "text": "x" * 8000, "cache_control": {"type": "ephemeral"}},
-                {"type": "text", "text": "persona"}]}]}
-    pending = [cache.account("claude-sonnet-5-5", body) for _ in JUDGES]
-    assert [u["cache_creation_input_tokens"] > 0 for u, _keys in pending] == [True] * 3
-    cache.commit(pending[0][1])
-    usage, _keys = cache.account("claude-sonnet-5-5", body)
-    assert usage["cache_read_input_tokens"] == tokens("task") + tokens("x" * 8000)
-
-
-def test_a_prefix_under_the_model_minimum_is_not_cached():
-    assert min_cacheable("claude-sonnet-5-5") == 1024
-    assert min_cacheable("anthropic.claude-opus-5") == 512
-    cache = PromptCache()
-    cached = {"type": "text", "text": "y" * 3000, "cache_control": {"type": "ephemeral"}}
-    body = {"system": [cached],
-            "messages": [{"role": "user", "content": "hello"}]}
-    usage, keys = cache.account("claude-sonnet-5-5", body)  # 750 tokens < 1,024
-    assert usage["cache_creation_input_tokens"] == 0 and keys == []
-    usage, _keys = cache.account("claude-opus-5", body)  # 750 >= 512
-    assert usage["cache_creation_input_tokens"] == 750
-
-
-def test_small_criteria_do_not_cache_at_all(fake):
-    backend = AnthropicBackend(api_key=SECRET, base_url=fake.url, timeout=10.0)
-    bench = JudgeBench(backend)
-    bench.judge([JudgeRequest(persona=p, dimension=dimension(), evidence=mixed_evidence()[:1])
-                 for p in JUDGES])
-    bench.close()
-    assert fake.cache.writes == fake.cache.reads == 0
 
 
 def test_offline_bench_runs_through_the_same_dispatcher():

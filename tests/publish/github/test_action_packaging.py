@@ -61,16 +61,7 @@ def test_every_input_read_is_declared_and_every_declared_input_is_read() -> None
     assert read == declared
 
 
-def _pipeline_available() -> bool:
-    try:
-        import courtroom.pipeline  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(not _pipeline_available(), reason="courtroom.pipeline is not importable yet")
 def test_entrypoint_runs_as_the_runner_would(tmp_path: Path, fake: FakeGitHub) -> None:
     """The real entrypoint.py and a real audit with Claude judges (a local fake), twice.
 
