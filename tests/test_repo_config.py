@@ -64,12 +64,12 @@ def test_a_bad_file_is_one_line_naming_file_key_and_problem(text: str, expected:
     assert str(caught.value).startswith(expected), str(caught.value)
     assert "\n" not in str(caught.value)
 
-def test_the_readme_example_is_a_valid_file() -> None:
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
-    block = readme.split("# .github/courtroom.yml\n", 1)[1].split("```", 1)[0]
+def test_the_documented_example_is_a_valid_file() -> None:
+    doc = (Path(__file__).parents[1] / "docs" / "configuration.md").read_text(encoding="utf-8")
+    block = doc.split("# .github/courtroom.yml\n", 1)[1].split("```", 1)[0]
     values = parse(block, TREE_FILE)
     assert len(values) >= 10
-    table = readme.split("## Configuration\n", 1)[1].split("\n## ", 1)[0]
+    table = doc.split("## Configuration\n", 1)[1].split("\n## ", 1)[0]
     assert all(f" | `{key}`" in table for key in KEYS)  # every key has its row
 
 
