@@ -17,6 +17,7 @@ import yaml
 
 from courtroom.cli import build_parser
 from courtroom.models import CriterionResult, Evidence, Usage, Verdict
+from courtroom.repo_config import TREE_FILE, parse
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -84,6 +85,11 @@ def test_the_readme_stays_a_front_door() -> None:
     assert len(README.splitlines()) <= 300
     for code in ("| 0 |", "| 1 |", "| 2 |", "| 3 |"):
         assert code in _section(README, "Exit codes")
+
+
+def test_the_readme_settings_example_is_a_valid_file() -> None:
+    (example,) = _blocks(_section(README, "Settings in brief"), "yaml")
+    assert len(parse(example, TREE_FILE)) >= 5
 
 
 def test_quickstart_has_exactly_two_commands_audit_then_tests() -> None:
