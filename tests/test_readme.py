@@ -193,7 +193,8 @@ def test_the_contract_names_every_flag() -> None:
 
 
 def test_nothing_points_at_a_contract_outside_the_repository() -> None:
-    outside = "../" + "shared"
+    # spelt apart so this file does not name the folder it forbids
+    outside = "../" + "sha" + "red"
     code = [*ROOT.joinpath("courtroom").rglob("*.py"), *ROOT.joinpath("tests").rglob("*.py")]
     texts = [*DOCS, *code]
     assert [p.relative_to(ROOT).as_posix() for p in texts if outside in _text(p)] == []
