@@ -37,8 +37,8 @@ from courtroom.repo_config import (
 from courtroom.repo_config import parse as parse_file
 
 #: What the pull request's own file may not set when the base's cannot be read: how the
-#: score is measured, and which files are left out of it.
-LOOSENING = (*MEASURE, "ignore")
+#: score is measured, which files are left out of it, and which findings fail the gate.
+LOOSENING = (*MEASURE, "ignore", "fail_on_findings")
 #: A full object name (SHA-1 or SHA-256): nothing else is handed to git as a revision.
 _OBJECT = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 #: One ``git ls-tree -l`` entry: mode, type, object, size, then a tab and the path.

@@ -15,14 +15,15 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from courtroom.detectives.repo.listing import may_be_python
 from courtroom.detectives.repo.workspace import run_git
+from courtroom.findings import FailOn
 from courtroom.models import (
     CONCURRENCY_RANGE,
     JUDGE_KINDS,
     CriterionResult,
     JudgeKind,
     Provider,
-    SettingsSource,
 )
+from courtroom.provenance import SettingsSource
 from courtroom.rubric import default_rubric_path
 from courtroom.tree_paths import matcher
 
@@ -77,6 +78,11 @@ class AuditConfig(BaseModel):
     sources: dict[str, str] = Field(default_factory=dict)
     #: Which settings the audited repository's own files decided (recorded in the verdict).
     settings_source: SettingsSource | None = None
+    #: The base the change under review is compared with (a sha, branch or tag): its diff
+    #: becomes evidence and its security findings the baseline (None: the whole tree only).
+    base: str | None = None
+    #: What fails the gate: every confirmed finding ("all") or only those the change adds.
+    fail_on_findings: FailOn = "all"
     display_name: str | None = Field(default=None, description="Name shown for the target.")
     commit: str | None = Field(default=None, description="Commit to report (e.g. a PR head).")
 
@@ -110,6 +116,8 @@ class AuditConfig(BaseModel):
             "tree_ignore": list(self.tree_ignore),
             "use_cache": self.use_cache,
             "court": self.court,
+            "base": self.base,
+            "fail_on_findings": self.fail_on_findings,
         }
         if self.fail_closed:  # recorded only when set: `verify` recomputes the failure from it
             record["fail_closed"] = list(self.fail_closed)

@@ -4,7 +4,8 @@
     ├── UsageError                      exit 2: bad flags, bad input a user can fix
     │   ├── RubricError                 the rubric file is missing, malformed or invalid
     │   ├── TargetError                 the target path is missing or a URL is refused
-    │   └── ConfigError                 settings or action inputs are inconsistent
+    │   ├── ConfigError                 settings or action inputs are inconsistent
+    │   └── DiffError                   the base of a diff is missing or the diff unreadable
     ├── WorkspaceError                  exit 2: a clone failed, a checkout is unusable
     ├── JudgeError                      one judge call failed (fallback opinion, audit goes on)
     │   ├── JudgeOutputError            the model answered something that is not an opinion
@@ -48,6 +49,10 @@ class TargetError(UsageError):
 
 class ConfigError(UsageError):
     """Settings, environment or action inputs are missing or inconsistent."""
+
+
+class DiffError(UsageError):
+    """The base commit to compare with is not in the repository, or the diff cannot be read."""
 
 
 class WorkspaceError(CourtroomError):

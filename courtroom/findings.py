@@ -13,6 +13,10 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 Precision = Literal["very-high", "high", "medium", "low"]
+#: A finding held against the base commit's scan (SARIF 2.1.0 ``baselineState``).
+BaselineState = Literal["new", "unchanged"]
+#: What fails the gate: every confirmed finding, or only those the change introduces.
+FailOn = Literal["all", "new"]
 
 
 class FlowStep(BaseModel):
@@ -41,6 +45,10 @@ class SecurityFinding(BaseModel):
     reason: str = Field(description="Why it is (or is not) confirmed.")
     tools: list[str] = Field(default_factory=list, description="Engines that reported it.")
     flow: list[FlowStep] = Field(default_factory=list, description="Source-to-sink path.")
+    in_diff: bool | None = Field(default=None, description="In the lines the change adds or "
+                                 "rewrites; None without a base to compare with.")
+    baseline: BaselineState | None = Field(default=None, description="Whether the base "
+                                           "commit's scan had it; None without a base.")
 
     @property
     def fingerprint(self) -> str:
@@ -48,6 +56,18 @@ class SecurityFinding(BaseModel):
         column (two sinks of one rule on one line are two findings)."""
         key = "\x1f".join((self.rule_id, self.path, self.message, str(self.column)))
         return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+
+
+class Baseline(BaseModel):
+    """The scan held against the base commit's: what the change adds, keeps and removes."""
+
+    base: str = Field(description="The base commit's full sha.")
+    fail_on: FailOn = Field(description="What fails the gate (the fail-on-findings setting).")
+    new: int = Field(description="Findings the base's scan did not have.")
+    unchanged: int = Field(description="Findings the base's scan had too.")
+    fixed: list[SecurityFinding] = Field(
+        default_factory=list, description="The base's findings the change removes, as the "
+        "base has them.")
 
 
 class SecurityReport(BaseModel):
@@ -64,3 +84,5 @@ class SecurityReport(BaseModel):
     confirmed: int = 0
     unconfirmed: int = 0
     findings: list[SecurityFinding] = Field(default_factory=list)
+    baseline: Baseline | None = Field(default=None, description="Held against the base "
+                                      "commit's scan; None without a base.")

@@ -13,6 +13,7 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 from courtroom.findings import SecurityReport
+from courtroom.provenance import SettingsSource
 
 JudgeName = Literal["Prosecutor", "Defense", "TechLead"]
 
@@ -81,6 +82,9 @@ class Evidence(BaseModel):
         description="supports: meets the success pattern; adverse: matches the failure "
         "pattern; context: neither. Not part of the id.",
     )
+    in_diff: bool | None = Field(
+        default=None, description="Whether it lies in the lines the change under review "
+        "adds or rewrites; None when there is no base to compare with. Not part of the id.")
 
     @classmethod
     def make(
@@ -261,22 +265,6 @@ class Usage(BaseModel):
     #: Claude call for them would have passed it (the reason is in the verdict's errors).
     max_cost_usd: float | None = None
     over_budget: list[str] = Field(default_factory=list)
-
-
-ConfigOrigin = Literal["tree", "base", "operator", "ignored", "absent"]
-RubricOrigin = Literal["bundled", "operator", "tree", "base"]
-
-
-class SettingsSource(BaseModel):
-    """Which settings the audited repository chose for itself: its config file and a rubric
-    inside it are its author's, so whoever grades it must see when they set the measure."""
-
-    #: The config file applied: the audited tree's ("tree"), a pull request base's ("base"),
-    #: the operator's --config FILE, none (--config none: "ignored"), or it has none.
-    config: ConfigOrigin
-    rubric: RubricOrigin
-    #: The config keys (``rubric``, ``gate``...) whose value the repository's file decided.
-    from_tree: list[str] = Field(default_factory=list)
 
 
 class Verdict(BaseModel):

@@ -12,7 +12,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from courtroom import chief_justice, integrity
+from courtroom import chief_justice, diff, integrity
+from courtroom.base_scan import against_base
 from courtroom.config import AuditConfig
 from courtroom.court.rules import limits_for
 from courtroom.court.session import CourtOutcome, hold_court
@@ -21,6 +22,7 @@ from courtroom.detectives.base import Case
 from courtroom.detectives.docket import evidence_for
 from courtroom.detectives.security.detective import security_report
 from courtroom.errors import EXIT_CRITICAL, EXIT_FAILURE, EXIT_OK, SynthesisError
+from courtroom.findings import SecurityReport
 from courtroom.judges.backends import make_backend
 from courtroom.judges.base import Backend, JudgeRequest, left_out
 from courtroom.judges.bench import Answer, JudgeBench
@@ -80,8 +82,9 @@ def audit(
         # Images go to Claude only with the Claude judges this audit builds itself (not
         # with a caller's backend: a batch collector, a test's).
         vision = for_audit(config, judges) if backend is None else None
+        change = diff.load(workspace.root, config.base, workspace.commit) if config.base else None
         case = Case(workspace=workspace, pdf=config.pdf, pdf_display=pdf_display,
-                    dimensions=tuple(rubric.dimensions), transcriber=vision)
+                    dimensions=tuple(rubric.dimensions), transcriber=vision, diff=change)
         target = Target(
             repo=config.display_name or workspace.display,
             commit=config.commit or workspace.commit,
@@ -133,6 +136,7 @@ def _run(
     progress: Progress,
 ) -> AuditOutcome:
     pool, errors = _detect(case, trace, progress)
+    pool, security = against_base(config, case, pool, security_report(case.workspace))
     judged = _judge(config, rubric, case, pool, judges.result(), trace, progress)
     pool.update(judged.court.new_evidence)  # evidence found by remands joins the pool
     try:
@@ -142,7 +146,7 @@ def _run(
         paths = write_partial(config.out_dir, target, pool, judged.court.opinions,
                                [*errors, str(exc)], trace)
         return AuditOutcome(None, EXIT_CRITICAL, paths, f"critical failure: {exc}")
-    verdict = _conclude(config, rubric, case, target, pool, results, judged, errors)
+    verdict = _conclude(config, rubric, security, target, pool, results, judged, errors)
     trace.event("verdict", "concluded", overall_score=verdict.overall_score,
                 conclusion=verdict.conclusion)
     verdict = integrity.seal(verdict, key)
@@ -222,7 +226,7 @@ def _synthesise(
 def _conclude(
     config: AuditConfig,
     rubric: Rubric,
-    case: Case,
+    security: SecurityReport | None,
     target: Target,
     pool: dict[str, Evidence],
     results: list[CriterionResult],
@@ -250,7 +254,7 @@ def _conclude(
         settings={**config.settings_record(),
                   SYNTHESIS: rubric.parameters.model_dump(mode="json")},
         settings_source=config.settings_source,
-        security=security_report(case.workspace),
+        security=security,
     )
 
 

@@ -123,6 +123,7 @@ KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     # A real opinion takes minutes: a tree must not starve its judges into fallbacks.
     "judge-timeout": ("judge_timeout", _number(60, 3600)),
     "ignore": ("ignore", _globs),
+    "fail-on-findings": ("fail_on_findings", _choice("all", "new")),
 }
 
 

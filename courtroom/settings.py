@@ -26,10 +26,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from courtroom.base_config import ChosenFile, PullBase, base_rubric, pull_file
-from courtroom.config import AuditConfig, choose_judges, user_cache_dir
+from courtroom.base_config import FETCH_BASE, ChosenFile, PullBase, pull_file
+from courtroom.config import AuditConfig, choose_judges
 from courtroom.errors import ConfigError
-from courtroom.models import ConfigOrigin, RubricOrigin, SettingsSource
+from courtroom.provenance import ConfigOrigin, RubricOrigin, SettingsSource
 from courtroom.repo_config import (
     KEYS,
     MEASURE,
@@ -39,11 +39,14 @@ from courtroom.repo_config import (
     load_tree_file,
 )
 from courtroom.rubric import default_rubric_path, load_rubric
-from courtroom.tree_paths import GLOB_CHARS, PdfLookup, find_pdf, glob_in_tree, inside_tree
+from courtroom.settings_paths import base_rubric_path, cache_outside, resolve_paths, tree_rubric
 from courtroom.untrusted import log_line
 
 #: ``--config none``: grade the tree by the operator's flags alone, ignoring its own file.
 NO_CONFIG = Path("none")
+#: How the verdict's line starts when a pull request's new findings cannot be told apart.
+NEW_UNKNOWN = ("conclusion failure: fail-on-findings is new, but the pull request's base "
+               "commit is not there to compare with")
 #: AuditConfig field -> the file key users write.
 FILE_KEYS = {field: key for key, (field, _check) in KEYS.items()}
 
@@ -75,7 +78,32 @@ def _merge(
             fields[key], sources[key] = ours, f"flag and {src}"
         elif key == "ignore":
             fields[key], sources[key] = (*fields[key], *value), f"flag and {src}"
+        elif key == "fail_on_findings" and value == "all":  # any file may tighten it
+            fields[key], sources[key] = value, f"flag, tightened by {src}"
     return fields, sources
+
+
+def _no_loosening(file: FileSettings, from_base: bool,
+                  say: Callable[[str], None]) -> FileSettings:
+    """Drop ``fail-on-findings: new`` from a file the change under review could have
+    written: only the operator, the workflow or the base commit may loosen the gate."""
+    if file.trusted or from_base or file.values.get("fail_on_findings") != "new":
+        return file
+    say(f"{file.source}: fail-on-findings new ignored: only the workflow, --config FILE or "
+        "a pull request's base commit may fail on new findings only")
+    kept = {k: v for k, v in file.values.items() if k != "fail_on_findings"}
+    return FileSettings(file.source, kept, trusted=False, base=file.base)
+
+
+def _pull_base(fields: dict[str, Any], sources: dict[str, str], pull: PullBase) -> list[str]:
+    """A pull request's base becomes the diff's; without it, failing on new findings only
+    cannot be done, so the gate fails closed with the line saying how to fetch it."""
+    if pull.sha is not None:
+        fields["base"], sources["base"] = pull.sha, "the pull request's base commit"
+        return []
+    if fields.get("fail_on_findings") != "new":
+        return []
+    return [f"{NEW_UNKNOWN}: {pull.missing}; {FETCH_BASE} to compare with it"]
 
 
 def _untrusted(
@@ -93,82 +121,6 @@ def _untrusted(
         )
     kept = {k: v for k, v in file.values.items() if k not in dropped}
     return FileSettings(file.source, kept, trusted=False, base=file.base), dropped
-
-
-def _tree_path(root: Path, rel: str, source: str, key: str) -> Path:
-    path = inside_tree(root, rel)
-    if path is None:
-        raise ConfigError(f"{source}: {key}: {rel!r} must stay inside the repository, no symlinks")
-    if not path.is_file():
-        raise ConfigError(f"{source}: {key}: {rel!r} is not a file in the repository")
-    return path
-
-
-def _pdf(value: Any, root: Path, base: Path | None) -> PdfLookup:
-    text = str(value)
-    if any(ch in text for ch in GLOB_CHARS):
-        return PdfLookup(glob_in_tree(root, text), (root / text,))
-    return find_pdf(text, base=base, root=root)
-
-
-def _base_rubric(
-    fields: dict[str, Any], sources: dict[str, str], root: Path, pull: PullBase | None,
-    scratch: Path | None,
-) -> None:
-    """On a pull request, a rubric inside the repository is read as the base commit has it."""
-    if pull is None or pull.sha is None or "rubric_path" not in fields:
-        return
-    value, source = fields["rubric_path"], sources["rubric_path"]
-    if isinstance(value, Path):  # a flag or input: only a path inside the tree is the PR's
-        if not value.is_relative_to(root):
-            return
-        value = value.relative_to(root).as_posix()
-    if scratch is None:
-        raise ConfigError("a pull request's rubric needs a folder outside the tree to be read")
-    fields["rubric_path"] = base_rubric(root, pull.sha, str(value), scratch, source)
-    sources["rubric_path"] = f"{source}; the file as the base commit {pull.sha[:12]} has it"
-
-
-def _paths(
-    fields: dict[str, Any],
-    sources: Mapping[str, str],
-    file: FileSettings | None,
-    root: Path,
-    pdf_base: Path | None,
-    say: Callable[[str], None],
-) -> None:
-    """Resolve rubric and pdf: a file's paths from its folder (trusted) or inside the tree."""
-    if file is not None and sources.get("rubric_path") == file.source:
-        rel = str(fields["rubric_path"])
-        trusted_base = file.base if file.trusted else None
-        fields["rubric_path"] = (
-            trusted_base / rel if trusted_base else _tree_path(root, rel, file.source, "rubric")
-        )
-    if "pdf" not in fields:
-        return
-    base = pdf_base
-    if file is not None and sources.get("pdf") == file.source:
-        base = file.base if file.trusted else None
-    lookup = _pdf(fields["pdf"], root, base)
-    if lookup.refused is not None:
-        raise ConfigError(
-            f"{sources.get('pdf', 'flag')}: pdf: {fields['pdf']} is a symlink (or lies behind "
-            "one) inside the audited tree; refused"
-        )
-    if lookup.path is None:
-        # Not fatal: the report detective records the missing PDF and the audit goes on.
-        say(lookup.missing(fields["pdf"]))
-    fields["pdf"] = lookup.path or lookup.tried[-1]
-
-
-def _cache(fields: dict[str, Any], root: Path, env: Mapping[str, str]) -> None:
-    cache = Path(fields.get("cache_dir") or user_cache_dir(env)).expanduser().resolve()
-    if cache.is_relative_to(root.resolve()):
-        raise ConfigError(
-            f"the opinion cache {cache} lies inside the audited tree; "
-            "pass --cache-dir with a folder outside it"
-        )
-    fields["cache_dir"] = cache
 
 
 def _check_gate(fields: dict[str, Any], sources: Mapping[str, str]) -> None:
@@ -200,14 +152,6 @@ def batch_fields(
     return fields, sources
 
 
-def _tree_rubric(given: Mapping[str, Any], root: Path) -> str | None:
-    """The rubric a flag or input names inside the tree (the PR's to edit), if any."""
-    value = given.get("rubric_path")
-    if isinstance(value, Path) and value.is_relative_to(root):
-        return value.relative_to(root).as_posix()
-    return None
-
-
 def _repo_file(
     root: Path, config_file: Path | None, trust_tree: bool, pull: PullBase | None,
     given: Mapping[str, Any],
@@ -219,7 +163,7 @@ def _repo_file(
         operator = load_operator_file(config_file)
         return ChosenFile(operator, operator.source)
     if pull is not None:
-        return pull_file(root, pull, _tree_rubric(given, root))
+        return pull_file(root, pull, tree_rubric(given, root))
     file = load_tree_file(root)
     if file is not None and trust_tree:
         file = FileSettings(file.source, file.values, trusted=True)
@@ -271,6 +215,7 @@ def effective_config(
     file, dropped = chosen.file, list[str]()
     if file is not None:
         file, dropped = _untrusted(file, given, say)
+        file = _no_loosening(file, pull is not None and not chosen.unknown, say)
     fields, sources = _merge(given, file)
     for key in dropped:
         sources.setdefault(key, f"default ({TREE_FILE} ignored under the workflow's gate)")
@@ -278,14 +223,15 @@ def effective_config(
         sources.setdefault(key, why)
     if pull is not None:
         sources["config"] = chosen.origin
-        fields["fail_closed"] = (chosen.unknown,) if chosen.unknown else ()
+        unknown = [chosen.unknown] if chosen.unknown else []
+        fields["fail_closed"] = (*unknown, *_pull_base(fields, sources, pull))
     fields.setdefault("judges", choose_judges(None, env))
     sources.setdefault("judges", "default")
     # A base rubric's source no longer names the file, so _paths leaves it as it is.
-    _base_rubric(fields, sources, root, pull, scratch)
-    _paths(fields, sources, file, root, pdf_base, say)
+    base_rubric_path(fields, sources, root, pull, scratch)
+    resolve_paths(fields, sources, file, root, pdf_base, say)
     _check_gate(fields, sources)
-    _cache(fields, root, env)
+    cache_outside(fields, root, env)
     fields["sources"] = sources
     fields["settings_source"] = _provenance(chosen, config_file, pull, fields, root)
     return _validated(fields)

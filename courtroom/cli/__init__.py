@@ -95,6 +95,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="PDF report: as given, else inside the target (default: config file)")
     run.add_argument("--out", type=Path, metavar="DIR", help="output folder")
     _settings(run)
+    run.add_argument("--base", metavar="REF",
+                     help="compare with this commit or branch of the target: its diff is "
+                          "evidence, its security findings the baseline")
+    run.add_argument("--fail-on-findings", choices=["all", "new"],
+                     help="fail on every confirmed finding (all, the default) or only on "
+                          "those the change adds over --base (new)")
     run.add_argument("--no-court", action="store_true", help="skip the court phase")
     run.add_argument("--name", help="name shown for the target")
     run.add_argument("--quiet", action="store_true", help="no progress display")

@@ -47,6 +47,8 @@ def given_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> dict[st
         "clone_timeout": args.clone_timeout,
         "ignore": tuple(args.ignore or ()),
         "display_name": args.name,
+        "base": args.base,
+        "fail_on_findings": args.fail_on_findings,
     }
 
 

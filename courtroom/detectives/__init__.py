@@ -17,6 +17,7 @@ from courtroom.detectives.remand import investigate
 
 # Detective modules imported for their @detective registration (the noqa lines).
 from courtroom.detectives.repo import (
+    changes,  # noqa: F401
     history,  # noqa: F401
     judging,  # noqa: F401
     orchestration,  # noqa: F401

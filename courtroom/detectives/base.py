@@ -12,6 +12,7 @@ from courtroom.models import Evidence
 if TYPE_CHECKING:
     from courtroom.detectives.repo.workspace import Workspace
     from courtroom.detectives.report.image_claude import Transcriber
+    from courtroom.diff import Diff
     from courtroom.rubric import Dimension
 
 
@@ -27,6 +28,8 @@ class Case:
     #: Claude's reading of diagram images, set only when Claude judges the audit (the
     #: judges' client); None offline, and then no image leaves the machine.
     transcriber: Transcriber | None = None
+    #: The change under review over its base commit (a pull request, ``--base REF``).
+    diff: Diff | None = None
 
 
 Detective = Callable[[Case], list[Evidence]]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from courtroom.detectives.repo.changes import DIFF_TAG, changes_first
 from courtroom.models import SECURITY_TAG, Evidence
 from courtroom.rubric import Dimension
 
@@ -50,9 +51,10 @@ def topics(dimension: Dimension) -> set[str]:
 def evidence_for(dimension: Dimension, pool: Iterable[Evidence]) -> list[Evidence]:
     """The evidence a criterion is judged on, most decisive first, at most MAX_ITEMS.
 
-    A dimension gets the items sharing any of its topics (see ``topics``).
+    A dimension gets the items sharing any of its topics (see ``topics``), after the hunks
+    of the change under review when there is one (``changes_first``).
     """
-    wanted = topics(dimension)
-    chosen = [e for e in pool if wanted.intersection(e.tags)]
+    wanted, items = topics(dimension), list(pool)
+    chosen = [e for e in items if wanted.intersection(e.tags) and DIFF_TAG not in e.tags]
     chosen.sort(key=_priority)
-    return chosen[:MAX_ITEMS]
+    return [*changes_first(dimension.target_artifact, items, chosen), *chosen][:MAX_ITEMS]

@@ -111,7 +111,8 @@ def build_report(index: SourceIndex) -> SecurityReport:
         confirmed=confirmed, unconfirmed=len(findings) - confirmed, findings=findings)
 
 
-def _evidence(f: SecurityFinding) -> Evidence:
+def finding_evidence(f: SecurityFinding) -> Evidence:
+    """The fact a finding becomes (its id is how a finding's fact is found again)."""
     status = "confirmed" if f.confirmed else "unconfirmed"
     tags = (REPO, "tools", SECURITY_TAG if f.confirmed else "security_unconfirmed")
     where = " in test code" if f.in_test else ""
@@ -158,7 +159,7 @@ def security(case: Case) -> list[Evidence]:
                      "No readable Python file to scan.", 0.9, (REPO, "tools", "missing"))]
     report = build_report(index)
     case.workspace.memo(_MEMO, lambda: report)
-    confirmed = [_evidence(f) for f in report.findings if f.confirmed]
-    hints = [_evidence(f) for f in sorted(report.findings, key=lambda f: f.in_test)
+    confirmed = [finding_evidence(f) for f in report.findings if f.confirmed]
+    hints = [finding_evidence(f) for f in sorted(report.findings, key=lambda f: f.in_test)
              if not f.confirmed][:MAX_HINTS]
     return [*_summary(report), *confirmed, *hints]

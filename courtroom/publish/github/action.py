@@ -27,15 +27,13 @@ from courtroom.errors import (
 )
 from courtroom.models import Verdict
 from courtroom.publish.github.annotations import escape_data, plain
+from courtroom.publish.github.checkout import checkout_mismatch, inside, resolve_pdf
 from courtroom.publish.github.client import Publisher
 from courtroom.publish.github.command import command_subject
 from courtroom.publish.github.event import (
     ActionConfig,
     Subject,
-    checkout_mismatch,
     config_from_env,
-    inside,
-    resolve_pdf,
     resolve_subject,
 )
 from courtroom.publish.github.publish import (
@@ -127,6 +125,7 @@ def _settings(config: ActionConfig) -> dict[str, Any]:
         "clone_timeout": config.clone_timeout,
         "region": config.region,
         "project_id": config.project_id,
+        "fail_on_findings": config.fail_on_findings,
     }
     return {key: value for key, value in chosen.items() if value is not None}
 

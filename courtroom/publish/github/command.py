@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from courtroom.errors import ConfigError, PublishError
-from courtroom.publish.github.event import ActionConfig, Subject, checkout_mismatch
+from courtroom.publish.github.checkout import checkout_mismatch
+from courtroom.publish.github.event import ActionConfig, Subject
 from courtroom.publish.protocol import PullCommits
 
 WRITE_ACCESS = frozenset({"admin", "maintain", "write"})

@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from courtroom.detectives.repo.workspace import run_git
 from courtroom.errors import ConfigError, PublishError
 from courtroom.models import CONCURRENCY_RANGE, PROVIDERS
 from courtroom.publish.protocol import PullCommits
 
 REPORT_DIR = "courtroom-report"
+FAIL_ON = ("all", "new")
 TRUE = {"true", "yes", "1", "on"}
 FALSE = {"false", "no", "0", "off", ""}
 
@@ -59,6 +59,8 @@ class ActionConfig:
     #: The provider's cloud region (aws-region for bedrock, vertex-region for vertex).
     region: str | None = None
     project_id: str | None = None
+    #: fail-on-findings: "all" or "new" (None: the base commit's file, else "all").
+    fail_on_findings: str | None = None
 
     @property
     def out_dir(self) -> Path:
@@ -111,6 +113,13 @@ def _positive(env: Mapping[str, str], name: str, kind: type[int] | type[float]) 
     return value
 
 
+def _choice(env: Mapping[str, str], name: str, allowed: tuple[str, ...]) -> str | None:
+    value = _input(env, name).lower()
+    if value and value not in allowed:
+        raise ConfigError(f"input {name} must be one of {', '.join(allowed)}, got {value!r}")
+    return value or None
+
+
 def _event(env: Mapping[str, str]) -> dict[str, Any]:
     event_path = env.get("GITHUB_EVENT_PATH", "")
     try:
@@ -159,6 +168,7 @@ def _audit_settings(env: Mapping[str, str]) -> dict[str, Any]:
         "max_concurrency": concurrency,
         "judge_timeout": _positive(env, "judge-timeout", float),
         "clone_timeout": _positive(env, "clone-timeout", float),
+        "fail_on_findings": _choice(env, "fail-on-findings", FAIL_ON),
         "signing_key": key.encode("utf-8") if key else None,
     }
 
@@ -233,67 +243,3 @@ def resolve_subject(config: ActionConfig, github: PullLookup) -> Subject:
     if not sha:
         raise ConfigError(f"cannot tell which commit to audit for event {config.event_name!r}")
     return Subject(str(sha), None)
-
-
-def inside(root: Path, path: Path) -> bool:
-    """Whether ``path`` lies in ``root`` through real folders: no link, no ``..``, no escape.
-
-    A committed symlink is the PR author's to aim, at any file on the runner.
-    """
-    try:
-        relative = path.relative_to(root)
-    except ValueError:
-        return False
-    if ".." in relative.parts:
-        return False
-    step = root
-    for part in relative.parts:
-        step = step / part
-        if step.is_symlink():
-            return False
-    return path.resolve().is_relative_to(root.resolve())
-
-
-def resolve_pdf(config: ActionConfig) -> tuple[Path | None, str | None]:
-    """The PDF input as a file in the workspace, and why a match was refused (if one was).
-
-    A glob picks its first safe match. With no match at all, the literal path is kept so
-    the audit reports the PDF as not found; a match that is a link or lies outside the
-    workspace is never read.
-    """
-    if not config.pdf:
-        return None, None
-    root = config.workspace
-    if Path(config.pdf).is_absolute():
-        candidates = [Path(config.pdf)]
-    elif any(ch in config.pdf for ch in "*?["):
-        candidates = sorted(root.glob(config.pdf))
-    else:
-        candidates = [root / config.pdf]
-    safe = [p for p in candidates if inside(root, p) and p.is_file()]
-    if safe:
-        return safe[0], None
-    refused = [p for p in candidates if not inside(root, p)]
-    if not refused:
-        return root / config.pdf, None
-    shown = refused[0].relative_to(root) if refused[0].is_relative_to(root) else refused[0]
-    why = (
-        f"input pdf: {shown.as_posix()} is a symbolic link or lies outside the workspace; "
-        "Courtroom reads only files inside the checkout, so no PDF is audited"
-    )
-    return None, why
-
-
-def checkout_mismatch(workspace: Path, head_sha: str) -> str | None:
-    """A warning when the checkout is not the commit the results will be posted on.
-
-    ``actions/checkout`` checks out the PR's merge commit by default; the verdict would then
-    describe a tree nobody pushed. Not fatal: the workflow may have its reasons.
-    """
-    actual = (run_git(workspace, "rev-parse", "HEAD", timeout=10) or "").strip()
-    if not actual or actual == head_sha:
-        return None
-    return (
-        f"the workspace is at {actual[:12]}, not the PR head {head_sha[:12]}: check out "
-        "`ref: ${{ github.event.pull_request.head.sha }}` to audit what was pushed"
-    )

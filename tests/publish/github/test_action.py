@@ -286,7 +286,7 @@ def test_bad_inputs_exit_2(tmp_path: Path, fake: FakeGitHub) -> None:
 def test_checkout_of_the_merge_commit_is_pointed_out(tmp_path: Path) -> None:
     from builders import head_sha, make_repo
 
-    from courtroom.publish.github.event import checkout_mismatch
+    from courtroom.publish.github.checkout import checkout_mismatch
 
     repo = make_repo(tmp_path / "repo", files={"a.py": "x = 1\n"})
     assert checkout_mismatch(repo, head_sha(repo)) is None

@@ -14,7 +14,8 @@ from verdict_builders import make_verdict
 
 from courtroom.errors import ConfigError
 from courtroom.publish.github.action import AuditRequest, action, main
-from courtroom.publish.github.event import config_from_env, resolve_pdf
+from courtroom.publish.github.checkout import resolve_pdf
+from courtroom.publish.github.event import config_from_env
 from courtroom.render.state import COMMENT_MARKER
 
 

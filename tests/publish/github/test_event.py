@@ -11,11 +11,10 @@ import pytest
 
 from courtroom.errors import ConfigError, PublishError
 from courtroom.publish.github import event as event_module
+from courtroom.publish.github.checkout import inside, resolve_pdf
 from courtroom.publish.github.event import (
     ActionConfig,
     config_from_env,
-    inside,
-    resolve_pdf,
     resolve_subject,
     temp_root,
 )

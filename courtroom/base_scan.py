@@ -1,0 +1,126 @@
+"""The base commit's security scan: its Python files copied out of git's objects, scanned.
+
+Nothing of the base is checked out or run: each regular file the scan may read is copied,
+from its blob, into a private temporary folder (no link, no path leaving the folder, no
+``.git``), and the same security scan the audit runs reads it there. The result is kept in
+the opinion cache folder under the base commit, Courtroom's version and the ignore globs,
+so a second run against the same base reads it instead.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path, PurePosixPath
+
+from pydantic import BaseModel, ValidationError
+
+from courtroom import __version__
+from courtroom.baseline import compare, fingerprints, line_reader, mark_diff, set_aside
+from courtroom.config import AuditConfig
+from courtroom.detectives.base import Case
+from courtroom.detectives.parsing import MAX_PARSE_BYTES, source_index
+from courtroom.detectives.repo.listing import MAX_SOURCE_FILES, may_be_python
+from courtroom.detectives.repo.workspace import Workspace
+from courtroom.detectives.security.detective import build_report, examined
+from courtroom.errors import DiffError
+from courtroom.findings import SecurityFinding, SecurityReport
+from courtroom.git import git_bytes
+from courtroom.judges.digest import sha256_of
+from courtroom.models import Evidence
+
+_ENTRY = re.compile(rb"(?P<mode>\d+) (?P<kind>\w+) (?P<oid>[0-9a-f]+) +(?P<size>-|\d+)")
+_REGULAR = (b"100644", b"100755")
+
+
+class BaseFindings(BaseModel):
+    """The base commit's findings, each with the fingerprint it is matched by."""
+
+    base: str
+    findings: list[tuple[str, SecurityFinding]]
+
+
+def _safe(rel: bytes) -> PurePosixPath | None:
+    path = PurePosixPath(os.fsdecode(rel))
+    bad = {"", ".", "..", ".git"}
+    return None if path.is_absolute() or bad.intersection(path.parts) else path
+
+
+def copy_sources(root: Path, sha: str, into: Path) -> int:
+    """Copy the base's files the security scan may read into ``into``; how many were."""
+    listing = git_bytes(root, "ls-tree", "-r", "-z", "-l", "--full-tree", sha)
+    if listing is None:
+        raise DiffError(f"the tree of the base commit {sha[:12]} cannot be read")
+    copied = 0
+    for entry in filter(None, listing.split(b"\0")):
+        meta, _, rel = entry.partition(b"\t")
+        found = _ENTRY.fullmatch(meta)
+        path = _safe(rel)
+        if found is None or path is None or found["mode"] not in _REGULAR \
+                or not may_be_python(path.as_posix()) or copied >= MAX_SOURCE_FILES:
+            continue
+        size = found["size"]
+        if size == b"-" or int(size) > MAX_PARSE_BYTES:
+            continue
+        data = git_bytes(root, "cat-file", "blob", found["oid"].decode())
+        if data is None:
+            continue
+        target = into.joinpath(*path.parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "xb") as handle:  # x: never through anything already there
+            handle.write(data)
+        copied += 1
+    return copied
+
+
+def scan_base(root: Path, sha: str, config: AuditConfig) -> BaseFindings:
+    """The base commit's findings, from the cache when a run already scanned it."""
+    where = _cache_file(config, sha)
+    if config.use_cache:
+        try:
+            return BaseFindings.model_validate_json(where.read_text(encoding="utf-8"))
+        except (OSError, ValidationError, ValueError):
+            pass  # absent or unreadable: scan again
+    with tempfile.TemporaryDirectory(prefix="courtroom-base-scan-") as folder:
+        copy_sources(root, sha, Path(folder))
+        ws = Workspace(Path(folder), "base", ignore=config.skips())
+        report = build_report(examined(ws, source_index(ws)))
+        keys = fingerprints(report.findings, line_reader(ws.read_text))
+    found = BaseFindings(base=sha, findings=list(zip(keys, report.findings, strict=True)))
+    _store(where, found)
+    return found
+
+
+def _cache_file(config: AuditConfig, sha: str) -> Path:
+    key = sha256_of({"version": __version__, "base": sha, "ignore": list(config.ignore),
+                  "tree_ignore": list(config.tree_ignore)})
+    return config.resolved_cache_dir / "baseline" / f"{key}.json"
+
+
+def _store(path: Path, found: BaseFindings) -> None:
+    """Write atomically; a cache that cannot be written is only a lost saving."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(found.model_dump_json())
+        os.replace(tmp, path)
+    except OSError:
+        return
+
+
+def against_base(config: AuditConfig, case: Case, pool: dict[str, Evidence],
+                 report: SecurityReport | None) -> tuple[dict[str, Evidence],
+                                                         SecurityReport | None]:
+    """The pool and the security report held against the change's base, when there is one:
+    facts and findings marked in or out of the diff, findings new or unchanged, and
+    pre-existing ones set aside under ``fail-on-findings: new``."""
+    diff = case.diff
+    pool = mark_diff(pool, diff)
+    if diff is None or report is None:
+        return pool, report
+    base = scan_base(case.workspace.root, diff.base, config)
+    held = compare(report, line_reader(case.workspace.read_text), base.findings,
+                   sha=diff.base, fail_on=config.fail_on_findings, diff=diff)
+    return set_aside(pool, held), held
