@@ -175,3 +175,12 @@ def untouched(outside: Path) -> bool:
     """Whether ``outside_folder`` still holds exactly its one file, unchanged."""
     return [p.name for p in outside.iterdir()] == ["keep.txt"] and (
         outside / "keep.txt").read_text() == "not ours"
+
+
+def flask_shell_route(*routes: str) -> str:
+    """A Flask service whose one route hands a query parameter to a shell (a confirmed
+    injection at line 10), followed by ``routes``, each a further route's code."""
+    head = ("import subprocess\nfrom flask import Flask, request\n\napp = Flask(__name__)\n\n\n"
+            '@app.route("/run")\ndef run():\n    cmd = request.args["cmd"]\n'
+            "    return subprocess.check_output(cmd, shell=True)\n")
+    return head + "".join(f"\n\n{route.strip()}\n" for route in routes)

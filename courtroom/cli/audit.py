@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from courtroom import diff
 from courtroom.config import AuditConfig, default_out_dir, env_api_key
 from courtroom.detectives import open_workspace
 from courtroom.errors import TargetError, UsageError
@@ -85,6 +86,8 @@ def prepared(args: argparse.Namespace, env: Mapping[str, str]) -> Iterator[Audit
             "target": str(workspace.root),
             "display_name": given["display_name"] or workspace.display,
             "commit": workspace.commit,
+            # A base the repository does not hold stops the audit here, before any work.
+            "base": diff.resolve(workspace.root, given["base"]) if given["base"] else None,
         }
         yield effective_config(
             local, workspace.root, config_file=args.config, pdf_base=Path.cwd(), env=env

@@ -33,6 +33,8 @@ _DURATION = re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds)\b")
 def _evidence_key(item: Evidence) -> dict[str, object]:
     data = item.model_dump(mode="json")
     data["rationale"] = _DURATION.sub("#s", item.rationale)
+    if item.in_diff is None:  # keys of audits without a base stay what they were
+        del data["in_diff"]
     return data
 
 

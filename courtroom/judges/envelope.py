@@ -22,6 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, field_validator
 
+from courtroom.detectives.repo.changes import DIFF_TAG
 from courtroom.judges import personas
 from courtroom.judges.base import JudgeRequest
 from courtroom.models import Evidence, EvidenceRequest, JudicialOpinion
@@ -81,6 +82,8 @@ def evidence_data(items: list[Evidence]) -> list[dict[str, Any]]:
             "tags": list(e.tags),
             "rationale": _clip(e.rationale, MAX_CONTENT),
             "content": _clip(e.content, MAX_CONTENT),
+            # Only with a base to compare with: request bodies without one stay as recorded.
+            **({} if e.in_diff is None else {"in_diff": e.in_diff}),
         }
         for e in items
     ]
@@ -108,8 +111,9 @@ def user_content(request: JudgeRequest) -> list[dict[str, Any]]:
     data: dict[str, Any] = {"criterion_id": dim.id, "items": evidence_data(request.evidence)}
     if request.omitted:
         data["left_out"] = dict(sorted(request.omitted.items()))
+    changes = sum(DIFF_TAG in e.tags for e in request.evidence)
     shared = personas.criterion_block(
-        dim, len(request.evidence), sum(request.omitted.values())
+        dim, len(request.evidence), sum(request.omitted.values()), changes
     ) + "\n\n" + _block(EVIDENCE_TAG, data)
     blocks: list[dict[str, Any]] = [
         {"type": "text", "text": shared, "cache_control": dict(_CACHE)},

@@ -85,9 +85,12 @@ def persona_block(persona: JudgeName, dimension: Dimension) -> str:
     )
 
 
-def criterion_block(dimension: Dimension, count: int, left_out: int = 0) -> str:
-    """The criterion's rubric text (shared by the three personas of a criterion)."""
-    return render("criterion.j2", dimension=dimension, count=count, left_out=left_out)
+def criterion_block(dimension: Dimension, count: int, left_out: int = 0,
+                    changes: int = 0) -> str:
+    """The criterion's rubric text (shared by the three personas of a criterion); ``changes``
+    of the items, shown first, are hunks of the change under review."""
+    return render("criterion.j2", dimension=dimension, count=count, left_out=left_out,
+                  changes=changes)
 
 
 def hearing_block(round_number: int) -> str:

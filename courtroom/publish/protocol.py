@@ -20,6 +20,8 @@ class Annotation:
     level: str  # notice | warning | failure
     title: str
     message: str
+    #: Whether it lies in the lines the change under review adds (None: no base to compare).
+    in_diff: bool | None = None
 
 
 @dataclass(frozen=True)

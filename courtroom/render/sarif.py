@@ -2,10 +2,13 @@
 
 Confirmed findings are ``error``; unconfirmed ones ``warning`` (``note`` in test code).
 Each result carries its region, a fingerprint that survives line shifts, whether it is
-confirmed, and the source-to-sink path as a code flow. A location's ``uri`` is the real
-file path as a percent-encoded relative URI reference (SARIF 2.1.0 §3.10), so any name a
-repository holds -- spaces, ``#``, ``?``, bytes that are not UTF-8 -- points at its file;
-the escaped display path stays in the text people read.
+confirmed, and the source-to-sink path as a code flow; held against a base commit's scan,
+its ``baselineState`` (``new`` or ``unchanged``; the base's findings the change removed are
+listed in ``verdict.json``, not here, so an upload never opens an alert on a line the
+audited commit does not have) and whether it lies in the changed lines. A location's
+``uri`` is the real file path as a percent-encoded relative URI reference (SARIF 2.1.0
+§3.10), so any name a repository holds -- spaces, ``#``, ``?``, bytes that are not UTF-8 --
+points at its file; the escaped display path stays in the text people read.
 """
 
 from __future__ import annotations
@@ -70,6 +73,10 @@ def _result(f: SecurityFinding, rule_index: int) -> dict[str, Any]:
         "properties": {"confirmed": f.confirmed, "inTest": f.in_test, "cwe": f.cwe,
                        "severity": f.severity, "tools": list(f.tools)},
     }
+    if f.baseline is not None:  # SARIF 2.1.0 §3.27.24: held against the base's scan
+        result["baselineState"] = f.baseline
+    if f.in_diff is not None:
+        result["properties"]["inDiff"] = f.in_diff
     if f.flow:
         steps = [{"location": _location(s.path, s.line, s.column, s.note)} for s in f.flow]
         result["codeFlows"] = [{"threadFlows": [{"locations": steps}]}]

@@ -40,7 +40,8 @@ def changes(case: Case) -> list[Evidence]:
     """One fact per hunk of the change over its base (none without a base)."""
     if case.diff is None:
         return []
-    hunks = case.diff.hunks
+    # A path the ignore globs hide is read by no detective, its hunks' text included.
+    hunks = [h for h in case.diff.hunks if not case.workspace.ignore(h.path)]
     facts = [_fact(h) for h in hunks[:MAX_HUNKS]]
     if len(hunks) > MAX_HUNKS:
         rest = hunks[MAX_HUNKS:]

@@ -85,8 +85,11 @@ def findings(verdict: Verdict) -> list[Annotation]:
         about = ", ".join(f"{name} ({score}/5)" for name, score in criteria) or "security review"
         state = "found" if ev.found else "not found"
         message = plain(f"{ev.goal} — {state}. {ev.rationale}") + f"\nRelevant to: {plain(about)}."
+        if ev.in_diff is not None:
+            message += "\nIn the lines this change adds." if ev.in_diff else \
+                "\nOutside the lines this change adds."
         title = plain(f"Courtroom: {ev.goal}")
-        out.append(Annotation(place[0], place[1], place[2], level, title, message))
+        out.append(Annotation(place[0], place[1], place[2], level, title, message, ev.in_diff))
     out.sort(key=lambda a: (LEVEL_ORDER[a.level], a.path, a.start_line, a.title))
     return out[:MAX_ANNOTATIONS]
 

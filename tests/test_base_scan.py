@@ -1,0 +1,64 @@
+"""The base commit's scan: its Python files copied out of git's objects, scanned, cached."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from builders import Commit, flask_shell_route, head_sha, make_repo
+
+from courtroom.base_scan import copy_sources, scan_base
+from courtroom.config import AuditConfig
+from courtroom.errors import DiffError
+
+ROUTE = flask_shell_route()
+
+
+def _config(tmp_path: Path, repo: Path, **extra: object) -> AuditConfig:
+    return AuditConfig.model_validate({"target": str(repo), "out_dir": tmp_path / "out",
+                                       "cache_dir": tmp_path / "cache", **extra})
+
+
+def test_the_base_is_scanned_from_its_objects_not_the_checkout(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", [Commit("base", {"app.py": ROUTE}),
+                                         Commit("fix", {"app.py": "print('safe')\n"})])
+    found = scan_base(repo, head_sha(repo, "HEAD~1"), _config(tmp_path, repo))
+    confirmed = [f for _, f in found.findings if f.confirmed]
+    assert {(f.path, f.line) for f in confirmed} == {("app.py", 10)}
+    assert (repo / "app.py").read_text(encoding="utf-8") == "print('safe')\n"
+
+
+def test_a_second_run_reads_the_cache_and_no_cache_scans_again(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", [Commit("base", {"app.py": ROUTE})])
+    sha, config = head_sha(repo), _config(tmp_path, repo)
+    first = scan_base(repo, sha, config)
+    [stored] = (tmp_path / "cache" / "baseline").glob("*.json")
+    planted = first.model_copy(update={"findings": []})
+    stored.write_text(planted.model_dump_json(), encoding="utf-8")
+    assert scan_base(repo, sha, config).findings == []
+    again = scan_base(repo, sha, _config(tmp_path, repo, use_cache=False))
+    assert again.findings == first.findings
+    ignoring = scan_base(repo, sha, _config(tmp_path, repo, ignore=("app.py",)))
+    assert ignoring.findings == []  # other globs, another cache entry
+
+
+def test_only_regular_python_files_are_copied_and_never_a_link(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", [Commit("base", {"app.py": ROUTE, "notes.md": "hi\n",
+                                                          "pkg/mod.py": "x = 1\n"})])
+    os.symlink("/etc/passwd", repo / "link.py")
+    subprocess.run(["git", "-C", str(repo), "add", "link.py"], check=True)
+    subprocess.run(["git", "-C", str(repo), "-c", "user.name=a", "-c", "user.email=a@b",
+                    "commit", "-qm", "link"], check=True)
+    into = tmp_path / "copy"
+    into.mkdir()
+    assert copy_sources(repo, head_sha(repo), into) == 2
+    assert sorted(p.relative_to(into).as_posix() for p in into.rglob("*") if p.is_file()) == \
+        ["app.py", "pkg/mod.py"]
+
+
+def test_a_base_whose_tree_cannot_be_read_is_one_line(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", [Commit("base", {"app.py": ROUTE})])
+    with pytest.raises(DiffError, match="cannot be read"):
+        copy_sources(repo, "f" * 40, tmp_path)
