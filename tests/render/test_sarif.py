@@ -151,3 +151,13 @@ def test_an_escaped_display_path_becomes_its_real_bytes() -> None:
     assert artifact_uri("back\\\\xff.py") == "back%5Cxff.py"  # a real backslash
     assert artifact_uri("bidi\\u202egnp.py") == "bidi%E2%80%AEgnp.py"
     assert artifact_uri("app/db.py") == "app/db.py"
+
+
+def test_a_finding_held_against_a_base_carries_its_baseline_state() -> None:
+    new = _finding(10).model_copy(update={"baseline": "new", "in_diff": True})
+    kept = _finding(30).model_copy(update={"baseline": "unchanged", "in_diff": False})
+    log = to_sarif(SecurityReport(confirmed=3, findings=[new, kept, _finding(50)]))
+    jsonschema.validate(log, SCHEMA)
+    results = log["runs"][0]["results"]
+    assert [r.get("baselineState") for r in results] == ["new", "unchanged", None]
+    assert [r["properties"].get("inDiff") for r in results] == [True, False, None]

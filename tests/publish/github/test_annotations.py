@@ -140,3 +140,16 @@ def test_a_hostile_path_cannot_add_properties_to_a_workflow_command() -> None:
     line = workflow_command(note)
     assert line == ("::warning file=a%2Ctitle=x%3A%3Ay.py,line=3,endLine=3,title=T"
                     "::line one%0Aline two")
+
+
+def test_an_annotation_says_whether_it_lies_in_the_change() -> None:
+    facts = [make_evidence(f"Finding {n}", location=f"src/b.py:{n}", tags=("security",))
+             .model_copy(update={"in_diff": n == 9}) for n in (9, 20)]
+    verdict = _verdict_citing(facts[:1], 4).model_copy(
+        update={"evidences": {e.id: e for e in facts}})
+    notes = {n.start_line: n for n in findings(verdict)}
+    assert notes[9].in_diff is True and notes[9].message.endswith("In the lines this change adds.")
+    assert notes[20].in_diff is False and "Outside the lines" in notes[20].message
+    (plain_note,) = findings(_verdict_citing(facts[:1], 2).model_copy(
+        update={"evidences": {facts[0].id: facts[0].model_copy(update={"in_diff": None})}}))
+    assert plain_note.in_diff is None and "change" not in plain_note.message
