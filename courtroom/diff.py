@@ -15,10 +15,11 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from courtroom.errors import DiffError, WorkspaceError
-from courtroom.git import git_dir, run_git
+from courtroom.git import MAX_OUTPUT_BYTES, git_dir, run_git
 
-#: Most bytes of patch read; a larger diff is refused, not read in part (fail closed).
-MAX_DIFF_BYTES = 8 << 20
+#: Most bytes of patch read (git's own output cap); a larger diff is refused, not read in
+#: part (fail closed).
+MAX_DIFF_BYTES = MAX_OUTPUT_BYTES
 #: Most characters of one hunk's added text kept for the judges.
 MAX_HUNK_TEXT = 1200
 #: A full object name (SHA-1 or SHA-256).

@@ -187,3 +187,10 @@ def test_runner_temp_is_used_only_when_it_is_a_writable_folder(
     # A read-only mount (root in a container may write anywhere else, so the check is faked).
     monkeypatch.setattr(event_module.os, "access", lambda _path, _mode: False)
     assert temp_root(str(tmp_path)) is None
+
+
+def test_fail_on_findings_is_all_or_new(tmp_path: Path) -> None:
+    assert config(tmp_path).fail_on_findings is None
+    assert config(tmp_path, fail_on_findings=" NEW ").fail_on_findings == "new"
+    with pytest.raises(ConfigError, match="input fail-on-findings must be one of all, new"):
+        config(tmp_path, fail_on_findings="some")
