@@ -10,7 +10,7 @@ import re
 import uuid
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from courtroom.findings import SecurityReport
 from courtroom.opinions import FALLBACK_ARGUMENT as FALLBACK_ARGUMENT
@@ -25,6 +25,7 @@ from courtroom.opinions import JudicialOpinion as JudicialOpinion
 from courtroom.opinions import MistrialReason as MistrialReason
 from courtroom.opinions import PenaltyEvent as PenaltyEvent
 from courtroom.opinions import opinion_id as opinion_id
+from courtroom.problems import Problem, error_lines
 
 #: The judge benches ``--judges`` offers; a new backend adds its kind here (the CLI, the
 #: config file and ``config.choose_judges`` all read ``JUDGE_KINDS``).
@@ -197,6 +198,9 @@ class Verdict(BaseModel):
     conclusion: Conclusion
     evidences: dict[str, Evidence]
     criteria: list[CriterionResult]
+    #: Everything that went wrong, typed; ``errors`` are its lines (a verdict written
+    #: before ``problems`` existed has only ``errors``).
+    problems: list[Problem] = Field(default_factory=list)
     errors: list[str] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
     #: The effective settings the audit ran with and where each came from (no secrets).
@@ -205,3 +209,15 @@ class Verdict(BaseModel):
     security: SecurityReport | None = Field(
         default=None, description="The security scan: coverage, counts, every finding.")
     integrity: dict[str, object] | None = None
+
+    @model_validator(mode="after")
+    def _errors_follow_problems(self) -> Verdict:
+        # One source of truth: ``errors`` are derived from ``problems``, and a verdict whose
+        # lines were edited apart from its problems does not load.
+        if self.problems:
+            lines = error_lines(self.problems)
+            if not self.errors:
+                self.errors = lines
+            elif self.errors != lines:
+                raise ValueError("errors are not the lines of problems")
+        return self
