@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from courtroom.detectives.common import is_test_path
-from courtroom.detectives.parsing import Node, SourceFile, source_index
+from courtroom.detectives.parsing import Node, SourceFile, source_index, walk
 from courtroom.detectives.repo.workspace import Workspace
 
 _TEST_FILE = re.compile(r"(^|/)(test_[^/]*|[^/]*_test)\.py$|(^|/)tests?/")
@@ -71,18 +71,12 @@ def _branches(body: Node) -> int:
 
 def _of_file(sf: SourceFile) -> list[Function]:
     out: list[Function] = []
-    stack = [sf.root]
-    while stack:
-        node = stack.pop()
-        stack.extend(node.children)
-        if node.type != "function_definition":
-            continue
+    for node in walk(sf.root):
         name, body = node.child_by_field_name("name"), node.child_by_field_name("body")
-        if name is None or body is None:
-            continue
-        out.append(Function(sf.path, node.start_point[0] + 1, sf.text(name),
-                            node.end_point[0] - node.start_point[0] + 1, _branches(body)))
-    return sorted(out, key=lambda f: f.line)
+        if node.type == "function_definition" and name is not None and body is not None:
+            out.append(Function(sf.path, node.start_point[0] + 1, sf.text(name),
+                                node.end_point[0] - node.start_point[0] + 1, _branches(body)))
+    return out
 
 
 def functions(ws: Workspace) -> list[Function]:
