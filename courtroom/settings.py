@@ -29,7 +29,7 @@ from pydantic import ValidationError
 from courtroom.base_config import FETCH_BASE, ChosenFile, PullBase, pull_file
 from courtroom.config import AuditConfig, choose_judges
 from courtroom.errors import ConfigError
-from courtroom.provenance import ConfigOrigin, RubricOrigin, SettingsSource
+from courtroom.models import ConfigOrigin, RubricOrigin, SettingsSource
 from courtroom.repo_config import (
     KEYS,
     MEASURE,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from courtroom.checks import criterion_tag
 from courtroom.detectives.repo.changes import DIFF_TAG, changes_first
 from courtroom.models import SECURITY_TAG, Evidence
 from courtroom.rubric import Dimension
@@ -54,7 +55,13 @@ def evidence_for(dimension: Dimension, pool: Iterable[Evidence]) -> list[Evidenc
     A dimension gets the items sharing any of its topics (see ``topics``), after the hunks
     of the change under review when there is one (``changes_first``).
     """
-    wanted, items = topics(dimension), list(pool)
+    wanted, items = topics(dimension) | own_checks(dimension), list(pool)
     chosen = [e for e in items if wanted.intersection(e.tags) and DIFF_TAG not in e.tags]
     chosen.sort(key=_priority)
     return [*changes_first(dimension.target_artifact, items, chosen), *chosen][:MAX_ITEMS]
+
+
+def own_checks(dimension: Dimension) -> set[str]:
+    """The tag of the facts the dimension's own declarative checks yield (none without
+    checks): those facts serve that dimension and no other."""
+    return {criterion_tag(dimension.id)} if dimension.checks else set()
