@@ -14,6 +14,7 @@ from pathlib import Path
 
 from courtroom import chief_justice, diff, integrity
 from courtroom.base_scan import against_base
+from courtroom.baseline import mark_diff
 from courtroom.config import AuditConfig
 from courtroom.court.rules import limits_for
 from courtroom.court.session import CourtOutcome, hold_court
@@ -139,7 +140,8 @@ def _run(
     pool, problems = _detect(case, trace, progress)
     pool, security = against_base(config, case, pool, security_report(case.workspace))
     judged = _judge(config, rubric, case, pool, judges.result(), trace, progress)
-    pool.update(judged.court.new_evidence)  # evidence found by remands joins the pool
+    # Evidence found by remands joins the pool, marked in or out of the change like the rest.
+    pool.update(mark_diff(judged.court.new_evidence, case.diff))
     try:
         results = _synthesise(rubric, pool, judged, trace)
     except SynthesisError as exc:

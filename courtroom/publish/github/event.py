@@ -113,8 +113,8 @@ def _positive(env: Mapping[str, str], name: str, kind: type[int] | type[float]) 
     return value
 
 
-def _choice(env: Mapping[str, str], name: str, allowed: tuple[str, ...]) -> str | None:
-    value = _input(env, name).lower()
+def _choice(raw: str, name: str, allowed: tuple[str, ...]) -> str | None:
+    value = raw.lower()
     if value and value not in allowed:
         raise ConfigError(f"input {name} must be one of {', '.join(allowed)}, got {value!r}")
     return value or None
@@ -168,7 +168,8 @@ def _audit_settings(env: Mapping[str, str]) -> dict[str, Any]:
         "max_concurrency": concurrency,
         "judge_timeout": _positive(env, "judge-timeout", float),
         "clone_timeout": _positive(env, "clone-timeout", float),
-        "fail_on_findings": _choice(env, "fail-on-findings", FAIL_ON),
+        "fail_on_findings": _choice(_input(env, "fail-on-findings"), "fail-on-findings",
+                                    FAIL_ON),
         "signing_key": key.encode("utf-8") if key else None,
     }
 
