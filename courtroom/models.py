@@ -89,6 +89,9 @@ class Evidence(BaseModel):
         description="supports: meets the success pattern; adverse: matches the failure "
         "pattern; context: neither. Not part of the id.",
     )
+    fix: str | None = Field(
+        default=None, description="The change that would cure an adverse fact, one sentence. "
+        "Not part of the id.")
 
     @classmethod
     def make(
@@ -103,6 +106,7 @@ class Evidence(BaseModel):
         content: str | None = None,
         tags: list[str] | tuple[str, ...] = (),
         direction: Direction = "context",
+        fix: str | None = None,
     ) -> Evidence:
         """Build an evidence item with its derived id."""
         return cls(
@@ -116,6 +120,7 @@ class Evidence(BaseModel):
             tags=sorted(set(tags)),
             detective=detective,
             direction=direction,
+            fix=fix,
         )
 
 

@@ -43,6 +43,7 @@ def make_evidence(
     detective: str = "source",
     rationale: str | None = None,
     direction: Direction | None = None,
+    fix: str | None = None,
 ) -> Evidence:
     """One located fact with its derived id (a "context" fact unless a direction is given)."""
     return Evidence.make(
@@ -55,6 +56,7 @@ def make_evidence(
         content=content,
         tags=tags,
         direction=direction or "context",
+        fix=fix,
     )
 
 
