@@ -26,6 +26,7 @@ from courtroom.opinions import MistrialReason as MistrialReason
 from courtroom.opinions import PenaltyEvent as PenaltyEvent
 from courtroom.opinions import opinion_id as opinion_id
 from courtroom.problems import Problem, error_lines
+from courtroom.rubric import TargetArtifact
 
 #: The judge benches ``--judges`` offers; a new backend adds its kind here (the CLI, the
 #: config file and ``config.choose_judges`` all read ``JUDGE_KINDS``).
@@ -129,6 +130,8 @@ class CriterionResult(BaseModel):
 
     criterion_id: str
     name: str
+    #: What the rubric points the criterion at (None: a verdict from before it was kept).
+    artifact: TargetArtifact | None = None
     final_score: int = Field(ge=1, le=5)
     opinions: list[JudicialOpinion]
     dissent_summary: str | None = None

@@ -26,7 +26,7 @@ from courtroom.models import (
     Verdict,
     opinion_id,
 )
-from courtroom.rubric import SynthesisParameters
+from courtroom.rubric import SynthesisParameters, TargetArtifact
 
 WEIGHTS = {"Prosecutor": 1.0, "Defense": 1.0, "TechLead": 2.0}
 GHOST_ID = "00000000-dead-4bee-8000-000000000000"
@@ -100,11 +100,12 @@ def make_criterion(
     *,
     cap: bool = False,
     court: CourtRecord | None = None,
+    artifact: TargetArtifact | None = None,
 ) -> CriterionResult:
     """Synthesize a criterion with the real chief justice; ``cap`` states the expected override."""
     result = chief_justice.rule(criterion_id, name, list(opinions), pool, SynthesisParameters())
     assert result.security_override is cap, "the opinions do not trigger the expected cap"
-    return result.model_copy(update={"court": court}) if court is not None else result
+    return result.model_copy(update={"court": court, "artifact": artifact})
 
 
 def _standard_case() -> tuple[dict[str, Evidence], list[CriterionResult]]:
