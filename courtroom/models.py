@@ -26,7 +26,6 @@ from courtroom.opinions import MistrialReason as MistrialReason
 from courtroom.opinions import PenaltyEvent as PenaltyEvent
 from courtroom.opinions import opinion_id as opinion_id
 from courtroom.problems import Problem, error_lines
-from courtroom.rubric import TargetArtifact
 
 #: The judge benches ``--judges`` offers; a new backend adds its kind here (the CLI, the
 #: config file and ``config.choose_judges`` all read ``JUDGE_KINDS``).
@@ -39,6 +38,8 @@ PROVIDERS: tuple[Provider, ...] = get_args(Provider)
 #: config file, the action input and ``AuditConfig`` all check.
 CONCURRENCY_RANGE: tuple[int, int] = (1, 64)
 Conclusion = Literal["success", "failure", "neutral"]
+#: What a rubric criterion judges: the repository, the PDF report's text, its images.
+TargetArtifact = Literal["github_repo", "pdf_report", "pdf_images"]
 #: Which way a fact points for the criteria it serves: it meets the success pattern
 #: ("supports"), it matches the failure pattern ("adverse"), or it is background ("context").
 #: Lenses credit only "supports"; an "adverse" fact is never credit, whatever ``found`` says.

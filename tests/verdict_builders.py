@@ -22,11 +22,12 @@ from courtroom.models import (
     JudicialOpinion,
     RubricRef,
     Target,
+    TargetArtifact,
     Usage,
     Verdict,
     opinion_id,
 )
-from courtroom.rubric import SynthesisParameters, TargetArtifact
+from courtroom.rubric import SynthesisParameters
 
 WEIGHTS = {"Prosecutor": 1.0, "Defense": 1.0, "TechLead": 2.0}
 GHOST_ID = "00000000-dead-4bee-8000-000000000000"

@@ -16,13 +16,13 @@ from courtroom.models import (
     Evidence,
     RubricRef,
     Target,
+    TargetArtifact,
     Verdict,
 )
 from courtroom.problems import Problem
 from courtroom.render.brief import top_fixes, verdict_line
 from courtroom.render.digest import build_view, remediation_items
 from courtroom.render.markdown import render_check_run, render_comment, render_report
-from courtroom.rubric import TargetArtifact
 
 CODE = make_evidence("StateGraph wires detectives in parallel", location="src/graph.py:42")
 NO_PDF = make_evidence(
