@@ -59,7 +59,7 @@ def _target(text: str, aliases: dict[str, str], own: str) -> tuple[str, str]:
     """(function name, last name of its module) of a registered ``f`` or ``views.f``."""
     head, _, name = text.rpartition(".")
     if not head:
-        module = aliases.get(name, f"{own}.{name}").rpartition(".")[0]
+        module, _, name = aliases.get(name, f"{own}.{name}").rpartition(".")
     else:
         first = head.split(".")[0]
         module = aliases.get(first, first) + head[len(first):]
