@@ -96,21 +96,26 @@ class Registry:
     """The registrations of a repository and its classes, asked about one function at a time."""
 
     def __init__(self, found: list[Registration], classes: list[ClassRef]) -> None:
-        self._by_name: dict[str, list[Registration]] = defaultdict(list)
+        # One module often registers many views: keyed and deduplicated, a lookup stays cheap.
+        self._registered: dict[tuple[str, str], set[Registration]] = defaultdict(set)
         for reg in found:
-            self._by_name[reg.name].append(reg)
+            self._registered[reg.name, reg.module].add(reg)
         self._classes: dict[str, list[ClassRef]] = defaultdict(list)
         for cls in classes:
             self._classes[_class_name(cls)].append(cls)
+        self._frameworks: dict[tuple[str, int], list[Framework]] = {}
 
     def registered(self, sf: SourceFile, name: str) -> list[Registration]:
         """The registrations naming a function ``name`` defined in ``sf``."""
-        tail = module_name(sf.path).rpartition(".")[2]
-        return [r for r in self._by_name.get(name, []) if r.module == tail]
+        found = self._registered.get((name, module_name(sf.path).rpartition(".")[2]))
+        return sorted(found, key=lambda r: [f.name for f in r.frameworks]) if found else []
 
     def handler_of(self, sf: SourceFile, cls: Node, method: str) -> list[Framework]:
         """The frameworks for which ``method`` of class ``cls`` (in ``sf``) is a handler."""
-        return [f for f in self._bases(sf, cls, 0)
+        key = (sf.path, cls.id)
+        if key not in self._frameworks:
+            self._frameworks[key] = self._bases(sf, cls, 0)
+        return [f for f in self._frameworks[key]
                 if any(matches(p, method) for p in f.handlers.methods)]
 
     def _bases(self, sf: SourceFile, cls: Node, depth: int) -> list[Framework]:

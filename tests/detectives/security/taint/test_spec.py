@@ -31,6 +31,7 @@ def test_a_spec_is_read_from_its_text() -> None:
 @pytest.mark.parametrize("text", [
     'name = "x"\nimports = ["x"]\nroutes = ["get"]\n',  # an unknown key
     'name = "x"\nimports = []\n',  # a framework nothing imports
+    'name = "x"\nimports = ["x.web"]\n',  # a submodule: the top-level name decides
     'name = "x"\nimports = ["x"]\n[handlers]\ndecorators = ["@app.get"]\n',  # not a name
     'name = "x"\nimports = ["x"\n',  # not TOML
 ])
