@@ -17,8 +17,9 @@ from courtroom.detectives.security.taint import library
 from courtroom.detectives.security.taint.program import ClassRef, absolute_module, module_name
 from courtroom.detectives.security.taint.spec import FRAMEWORKS, Framework, matches
 
-#: How far a class's bases are followed through the repository's own classes.
-MAX_BASES = 4
+#: Bases are matched to the repository's classes by name; a name many classes share (a
+#: repository built to be slow) is followed to its first few.
+MAX_NAMESAKES = 8
 
 
 @dataclass(frozen=True)
@@ -112,21 +113,22 @@ class Registry:
 
     def handler_of(self, sf: SourceFile, cls: Node, method: str) -> list[Framework]:
         """The frameworks for which ``method`` of class ``cls`` (in ``sf``) is a handler."""
-        key = (sf.path, cls.id)
-        if key not in self._frameworks:
-            self._frameworks[key] = self._bases(sf, cls, 0)
-        return [f for f in self._frameworks[key]
+        return [f for f in self._derived(sf, cls)
                 if any(matches(p, method) for p in f.handlers.methods)]
 
-    def _bases(self, sf: SourceFile, cls: Node, depth: int) -> list[Framework]:
+    def _derived(self, sf: SourceFile, cls: Node) -> list[Framework]:
+        """The frameworks a class derives a handler base of (each class computed once)."""
+        key = (sf.path, cls.id)
+        if key in self._frameworks:
+            return self._frameworks[key]
+        self._frameworks[key] = []  # a cycle of bases ends here
         supers = cls.child_by_field_name("superclasses")
         bases = [sf.text(c).rsplit(".", 1)[-1] for c in supers.named_children
                  if c.type in ("identifier", "attribute")] if supers is not None else []
         out = [f for f in FRAMEWORKS if f.handlers.methods and f.imported_by(sf.source) and
                (not f.handlers.bases or any(b in f.handlers.bases for b in bases))]
-        if depth < MAX_BASES:
-            for base in bases:
-                for parent in self._classes.get(base, []):
-                    if parent.node is not cls:
-                        out += self._bases(parent.sf, parent.node, depth + 1)
-        return out
+        for base in bases:
+            for parent in self._classes.get(base, [])[:MAX_NAMESAKES]:
+                out += self._derived(parent.sf, parent.node)
+        self._frameworks[key] = list({f.name: f for f in out}.values())
+        return self._frameworks[key]

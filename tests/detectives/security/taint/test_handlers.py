@@ -63,3 +63,13 @@ def test_a_registration_matches_a_function_by_name_and_module() -> None:
     views = parse_bytes("shop/views.py", b"def show():\n    pass\n")
     other = parse_bytes("shop/tasks.py", b"def show():\n    pass\n")
     assert registry.registered(views, "show") and not registry.registered(other, "show")
+
+
+def test_a_cycle_of_bases_ends() -> None:
+    registry, program = _registry({
+        "web/a.py": "from tornado.web import RequestHandler\n\n\n"
+                    "class A(B, RequestHandler):\n    def get(self):\n        pass\n",
+        "web/b.py": "class B(A):\n    def get(self):\n        pass\n"})
+    b = program.resolve("web.b.B")
+    assert isinstance(b, ClassRef)
+    assert [f.name for f in registry.handler_of(b.sf, b.node, "get")] == ["tornado"]
