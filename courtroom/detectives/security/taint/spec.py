@@ -54,8 +54,10 @@ class Request(_Strict):
 
     #: Module-level request objects (``flask.request``).
     objects: tuple[str, ...] = ()
-    #: Handler parameters holding the request object.
+    #: Handler parameters holding the request object, by name or by annotation
+    #: (``req: Request``, by the annotation's last name).
     parameters: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
     #: Attributes of a handler class's ``self`` holding the request (``self.request``).
     self_request: tuple[str, ...] = ()
     #: Attributes and methods of ``self`` that are attacker data (``self.get_argument``).

@@ -10,6 +10,8 @@ FASTAPI = ("from fastapi import Depends, FastAPI, Request\napp = FastAPI()\n\n\n
            "def settings():\n    return 'x'\n\n\n"
            "@app.post('/run/{name}')\nasync def run(name: str, request: Request, q: str = '',"
            " cfg: str = Depends(settings)):\n    SINK\n    return {}\n")
+FASTAPI_TYPED = ("from fastapi import FastAPI, Request\napp = FastAPI()\n\n\n"
+                 "@app.get('/run')\nasync def run(req: Request):\n    SINK\n    return {}\n")
 STARLETTE = ("from starlette.applications import Starlette\nfrom starlette.routing import Route\n"
              "\n\nasync def run(request):\n    SINK\n\n\n"
              "app = Starlette(routes=[Route('/run', endpoint=run)])\n")
@@ -29,6 +31,7 @@ CASES = [
     ("fastapi query parameter", FASTAPI, "q"),
     ("fastapi request", FASTAPI, "(await request.json())['d']"),
     ("fastapi query params", FASTAPI, "request.query_params['d']"),
+    ("fastapi annotated request", FASTAPI_TYPED, "req.query_params['d']"),
     ("starlette query", STARLETTE, "request.query_params['d']"),
     ("starlette form", STARLETTE, "(await request.form())['d']"),
     ("aiohttp post", AIOHTTP, "data['d']"),
@@ -53,6 +56,11 @@ def test_a_source_reaching_a_sink_is_confirmed_and_its_sanitised_twin_is_not(
 
 def test_a_fastapi_dependency_is_the_servers() -> None:
     raw, _ = twins(FASTAPI, "cfg")
+    assert raw == []
+
+
+def test_a_parameter_annotated_as_the_request_is_the_request_object() -> None:
+    raw, _ = twins(FASTAPI_TYPED, "req.method", "path")
     assert raw == []
 
 
