@@ -29,7 +29,8 @@ from courtroom.detectives.security.scanner import scan_one  # noqa: E402
 RULES = {"cmdi": "shell-injection", "codeinj": "code-injection", "sqli": "sql-injection",
          "pathtraver": "path-traversal", "xss": "cross-site-scripting",
          "deserialization": "insecure-deserialization", "ldapi": "ldap-injection",
-         "xpathi": "xpath-injection"}
+         "xpathi": "xpath-injection", "redirect": "open-redirect",
+         "xxe": "xml-external-entities"}
 #: Corpus category -> bandit tests that report it (bandit has none for some).
 BANDIT = {"cmdi": {"B602", "B603", "B604", "B605", "B606", "B607", "B609"},
           "codeinj": {"B102", "B307"}, "sqli": {"B608"},

@@ -26,7 +26,7 @@ from courtroom.detectives.repo.workspace import Workspace, python_source
 from courtroom.detectives.security.report import combine
 from courtroom.detectives.security.rules import clone_into_cwd, hardcoded_secrets
 from courtroom.detectives.security.scanner import start_scan
-from courtroom.detectives.security.taint import Engine, Flow
+from courtroom.detectives.security.taint import Engine, Flow, templates
 from courtroom.detectives.security.taint.program import module_name
 from courtroom.findings import SecurityFinding, SecurityReport
 from courtroom.models import SECURITY_TAG, Evidence
@@ -69,7 +69,18 @@ def examined(ws: Workspace, index: SourceIndex) -> SourceIndex:
                        sorted([*index.unexamined, *missed]))
 
 
-def _taint(files: list[SourceFile]) -> tuple[list[Flow], dict[str, str]]:
+def template_files(ws: Workspace) -> dict[str, str]:
+    """The repository's template files by path (a view's ``|safe`` is read there)."""
+    out: dict[str, str] = {}
+    for rel in ws.files(templates.SUFFIXES):
+        data = ws.read_bytes(rel)
+        if data is not None:
+            out[rel] = data.decode("utf-8", "replace")
+    return out
+
+
+def _taint(files: list[SourceFile],
+           template_text: dict[str, str]) -> tuple[list[Flow], dict[str, str]]:
     """Taint flows in every file, and the files whose analysis could not finish.
 
     The engine knows a module by its dotted name, which two files can share (``x.py`` and
@@ -86,18 +97,20 @@ def _taint(files: list[SourceFile]) -> tuple[list[Flow], dict[str, str]]:
     unfinished: dict[str, str] = {}
     for layer in range(max((len(group) for group in shared), default=1)):
         run = [*unique, *(group[layer] for group in shared if layer < len(group))]
-        engine = Engine(sorted(run, key=lambda sf: sf.path))
+        engine = Engine(sorted(run, key=lambda sf: sf.path), template_text)
         for flow in engine.run():
             flows.setdefault((flow.path, flow.line, flow.column, flow.rule), flow)
         unfinished.update(engine.unfinished)
     return sorted(flows.values(), key=lambda f: (f.path, f.line, f.column, f.rule)), unfinished
 
 
-def build_report(index: SourceIndex) -> SecurityReport:
-    """Scan a parsed repository: taint flows, bandit issues and tree-sitter rules."""
+def build_report(index: SourceIndex, template_text: dict[str, str] | None = None) -> \
+        SecurityReport:
+    """Scan a parsed repository (and its templates, by path): taint flows, bandit issues
+    and tree-sitter rules."""
     files = {sf.path: sf for sf in index.files}
     pending = start_scan([(sf.path, sf.source) for sf in index.files])
-    flows, unfinished = _taint(index.files)
+    flows, unfinished = _taint(index.files, template_text or {})
     result = pending()
     hits = [(hit, sf) for sf in index.files
             for hit in (*clone_into_cwd(sf), *hardcoded_secrets(sf))]
@@ -156,7 +169,7 @@ def security(case: Case) -> list[Evidence]:
     if not index.files and not index.unexamined:
         return [make(NAME, "Security scan of Python sources", False, ".",
                      "No readable Python file to scan.", 0.9, (REPO, "tools", "missing"))]
-    report = build_report(index)
+    report = build_report(index, template_files(case.workspace))
     case.workspace.memo(_MEMO, lambda: report)
     confirmed = [_evidence(f) for f in report.findings if f.confirmed]
     hints = [_evidence(f) for f in sorted(report.findings, key=lambda f: f.in_test)

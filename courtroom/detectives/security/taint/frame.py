@@ -25,6 +25,8 @@ class Interpreter(Protocol):
     """The services a frame's code needs: evaluation, execution, calls, sinks, names."""
 
     program: Program
+    #: Template files of the repository by path (what a render call reads).
+    templates: dict[str, str]
 
     def evaluate(self, frame: Frame, node: Node) -> Val:
         """The abstract value of an expression."""
