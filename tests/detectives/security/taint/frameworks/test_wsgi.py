@@ -6,7 +6,6 @@ import pytest
 
 from detectives.security.taint.frameworks.apps import SINKS, confirmed, twins
 
-
 FLASK_BLUEPRINT = ("from flask import Blueprint, request\nbp = Blueprint('b', __name__)\n\n\n"
                    "@bp.route('/run')\ndef run():\n    SINK\n    return 'ok'\n")
 FLASK_METHOD_VIEW = ("from flask import request\nfrom flask.views import MethodView\n\n\n"
