@@ -8,12 +8,13 @@ model, which the generic library code then handles.
 from __future__ import annotations
 
 from courtroom.detectives.parsing import Node
-from courtroom.detectives.security.taint import templates, web_library
+from courtroom.detectives.security.taint import library, templates, web_library
 from courtroom.detectives.security.taint.frame import Args, Frame
 from courtroom.detectives.security.taint.program import ClassRef
 from courtroom.detectives.security.taint.values import (
     CLEAN,
     REDIRECT,
+    SQL,
     SSRF,
     XSS,
     Val,
@@ -54,7 +55,17 @@ def call(frame: Frame, node: Node, name: str, args: Args) -> Val | None:
     rendered = templates.call(frame, node, name, args)
     if rendered is not None:
         return rendered
+    _query(frame, node, name, args)
     return _objects(frame, node, name, args)
+
+
+def _query(frame: Frame, node: Node, name: str, args: Args) -> None:
+    """A query method of an imported object (``User.objects.raw(q)``): SQL as on any other
+    object; a module's own function of that name (``re.search``) is no query."""
+    short = name.rsplit(".", 1)[-1]
+    sink = library.METHOD_SINKS.get(short)
+    if sink is not None and sink.kind == SQL and name.count(".") >= 2:
+        frame.engine.sink(frame, node, sink, sink.argument(*args), name)
 
 
 def receiver(frame: Frame, node: Node) -> Val:

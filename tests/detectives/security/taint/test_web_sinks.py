@@ -110,3 +110,15 @@ def test_a_databases_rows_are_not_the_requests_data(body: str) -> None:
 def test_a_command_list_from_the_request_still_names_its_program() -> None:
     assert route("subprocess.run([request.args['p'], '--now'])\nreturn 'ok'") == \
         ["shell-injection"]
+
+
+@pytest.mark.parametrize(("body", "found"), [
+    ("from django.contrib.auth.models import User\n"
+     "User.objects.raw(\"SELECT * FROM u WHERE n = '%s'\" % request.args['n'])",
+     ["sql-injection"]),
+    ("from django.contrib.auth.models import User\n"
+     "User.objects.raw('SELECT * FROM u WHERE n = %s', [request.args['n']])", []),
+    ("import re\nre.search(request.args['p'], 'text')", []),
+])
+def test_a_query_method_of_an_imported_object(body: str, found: list[str]) -> None:
+    assert route(body + "\nreturn 'ok'", prelude="") == found
