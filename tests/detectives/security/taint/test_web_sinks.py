@@ -85,12 +85,15 @@ def test_redirects_and_response_bodies(body: str, found: list[str]) -> None:
 
 
 _TORNADO = ("import tornado.web\n\n\nclass Base(tornado.web.RequestHandler):\n    pass\n\n\n"
-            "class Hello(Base):\n    def get(self, name):\n        self.{call}\n")
+            "class Hello(Base):\n    def get(self):\n        q = self.get_argument('q')\n"
+            "        self.{call}\n")
 
 
 @pytest.mark.parametrize(("call", "found"), [
-    ("write('<p>' + name + '</p>')", ["cross-site-scripting"]),
-    ("write({'name': name + '!'})", []),
+    ("write('<p>' + q + '</p>')", ["cross-site-scripting"]),
+    ("write({'name': q + '!'})", []),
+    ("redirect(q)", ["open-redirect"]),
+    ("redirect('/search?q=' + q)", []),
 ])
 def test_methods_a_handler_inherits_from_the_framework(call: str, found: list[str]) -> None:
     assert [f.rule for f in flows({"h.py": _TORNADO.format(call=call)})] == found
