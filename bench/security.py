@@ -33,7 +33,7 @@ from courtroom.detectives import open_workspace  # noqa: E402
 from courtroom.detectives.parsing import source_index  # noqa: E402
 from courtroom.detectives.security.detective import (  # noqa: E402
     build_report,
-    template_files,
+    text_files,
 )
 from courtroom.detectives.security.scanner import scan_one  # noqa: E402
 
@@ -65,7 +65,7 @@ def confirmed_by_file(corpus: Path) -> tuple[dict[str, set[str]], int, float]:
     start = time.perf_counter()
     with open_workspace(str(corpus), timeout=60) as ws:
         index = source_index(ws)
-        report = build_report(index, template_files(ws))
+        report = build_report(index, text_files(ws))
     out: dict[str, set[str]] = {}
     for f in report.findings:
         if f.confirmed:
@@ -105,7 +105,7 @@ def audit_app(app: Path) -> tuple[dict[Place, str], set[Place], set[Place]]:
     """(vulnerable place -> what it is, confirmed places, places labelled not vulnerable)."""
     labels = json.loads((app / "labels.json").read_text(encoding="utf-8"))
     with open_workspace(str(app), timeout=60) as ws:
-        report = build_report(source_index(ws), template_files(ws))
+        report = build_report(source_index(ws), text_files(ws))
     confirmed = {(f.path, f.line, f.cwe) for f in report.findings
                  if f.confirmed and "taint" in f.tools}
     real = {(lab["path"], lab["line"], lab["cwe"]): lab["what"] for lab in labels

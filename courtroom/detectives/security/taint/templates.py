@@ -81,7 +81,7 @@ def call(frame: Frame, node: Node, name: str, args: Args) -> Val | None:
     else:
         context = positional[spec.context_arg] if len(positional) > spec.context_arg \
             else CLEAN
-    files = frame.engine.templates
+    files = frame.engine.texts
     for path in (p for n in names[:1] for p in find(files, n)):
         for variable, line in sorted(unescaped(files[path]).items()):
             value = dict(context.items).get(variable, CLEAN) if context.items is not None \

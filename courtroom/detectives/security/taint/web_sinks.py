@@ -8,7 +8,7 @@ model, which the generic library code then handles.
 from __future__ import annotations
 
 from courtroom.detectives.parsing import Node
-from courtroom.detectives.security.taint import library, templates, web_library
+from courtroom.detectives.security.taint import library, pins, templates, web_library
 from courtroom.detectives.security.taint.frame import Args, Frame
 from courtroom.detectives.security.taint.program import ClassRef
 from courtroom.detectives.security.taint.values import (
@@ -82,10 +82,9 @@ def _objects(frame: Frame, node: Node, name: str, args: Args) -> Val | None:
     positional, keywords = args
     kind = web_library.OBJECTS.get(name)
     if kind == "lxml.etree.XMLParser":
-        # lxml 5 resolves only internal entities by default; external ones when asked.
-        asked = keywords.get("resolve_entities", CLEAN)
-        return Val(ref=kind, flags=frozenset({ENTITIES}) if asked.known() and asked.const
-                   is True else frozenset())
+        asked = keywords.get("resolve_entities")
+        resolves = old_lxml(frame) if asked is None else asked.known() and asked.const is True
+        return Val(ref=kind, flags=frozenset({ENTITIES}) if resolves else frozenset())
     if name in ("jinja2.Environment", "jinja2.Template"):
         # Jinja escapes nothing unless told to (``select_autoescape`` is taken as told).
         escape = keywords.get("autoescape", CLEAN if "autoescape" in keywords else Val(
@@ -136,8 +135,15 @@ def _parse_xml(frame: Frame, node: Node, name: str, args: Args) -> None:
     positional, keywords = args
     index, keyword = web_library.XML_PARSES[name]
     parser = keywords.get(keyword, positional[index] if len(positional) > index else CLEAN)
-    if ENTITIES in parser.flags and positional:
+    default = parser.ref is None and name.startswith("lxml.") and old_lxml(frame)
+    if (ENTITIES in parser.flags or default) and positional:
         frame.engine.sink(frame, node, web_library.XXE_SINK, positional[0], name)
+
+
+def old_lxml(frame: Frame) -> bool:
+    """Whether the repository pins an lxml whose parsers resolve external entities unless
+    told not to (before 5.0; since, only internal ones)."""
+    return pins.below(frame.engine.texts, "lxml", 5)
 
 
 def _mongo(frame: Frame, node: Node, name: str, args: Args) -> Val:

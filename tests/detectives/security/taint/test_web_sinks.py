@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from detectives.security.taint.programs import flows, route
+from courtroom.detectives.parsing import parse_bytes
+from courtroom.detectives.security.taint import Engine
+from detectives.security.taint.programs import ROUTE, flows, route
 
 _SAX = "import xml.sax, xml.sax.handler, xml.dom.minidom\np = xml.sax.make_parser()\n"
 _MONGO = "from pymongo import MongoClient\ndb = MongoClient().shop\n"
@@ -125,3 +127,20 @@ def test_a_command_list_from_the_request_still_names_its_program() -> None:
 ])
 def test_a_query_method_of_an_imported_object(body: str, found: list[str]) -> None:
     assert route(body + "\nreturn 'ok'", prelude="") == found
+
+
+@pytest.mark.parametrize(("texts", "parse", "found"), [
+    ({"requirements.txt": "lxml==4.9.3\n"}, "etree.fromstring(request.data)",
+     ["xml-external-entities"]),
+    ({"requirements.txt": "lxml==4.9.3\n"}, "etree.fromstring(request.data, etree.XMLParser())",
+     ["xml-external-entities"]),
+    ({"requirements.txt": "lxml==4.9.3\n"},
+     "etree.fromstring(request.data, etree.XMLParser(resolve_entities=False))", []),
+    ({"requirements.txt": "lxml==5.2.1\n"}, "etree.fromstring(request.data)", []),
+    ({}, "etree.fromstring(request.data)", []),
+])
+def test_lxml_resolves_by_default_before_5(texts: dict[str, str], parse: str,
+                                            found: list[str]) -> None:
+    code = ROUTE + f"    {parse}\n    return 'ok'\n"
+    engine = Engine([parse_bytes("app.py", ("from lxml import etree\n" + code).encode())], texts)
+    assert [f.rule for f in engine.run()] == found
