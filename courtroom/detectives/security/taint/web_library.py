@@ -46,10 +46,11 @@ _CLIENTS = ("requests", "httpx", "requests.Session", "httpx.Client", "aiohttp.Cl
 FETCHES: dict[str, Sink] = {
     **_table(SSRF_SINK, {f"{c}.{v}": "url" for c in _CLIENTS for v in _VERBS}),
     **_table(SSRF_SINK, dict.fromkeys((
-        "aiohttp.ClientSession.ws_connect", "urllib.request.urlopen", "urllib.request.Request",
+        "aiohttp.ClientSession.ws_connect", "urllib.request.urlopen",
         "urllib.request.urlretrieve", "urllib2.urlopen", "urllib.urlopen"), "url")),
+    # A ``Request`` is not fetched until it is opened: ``urlopen`` reports it.
     **{f"{c}.{m}": Sink(SSRF, SSRF_SINK.rule, 918, arg=1, keyword="url")
-       for c in _CLIENTS for m in ("request", "stream")},
+       for c in (*_CLIENTS, "aiohttp") for m in ("request", "stream")},
 }
 
 #: Calls that send the client to the location they are given.
@@ -134,3 +135,11 @@ NOT_HTML = frozenset({
 #: Calls that build a URL of the application itself: never an open redirect or SSRF.
 OWN_URLS = frozenset({"flask.url_for", "quart.url_for", "django.urls.reverse",
                       "django.shortcuts.resolve_url", "django.urls.reverse_lazy"})
+#: What a modelled call's result no longer carries: a redirect, a JSON or plain-text body
+#: and a sent response have no HTML to inject into, a template compiled from attacker text
+#: is reported once (as template injection), the application's own URLs go nowhere else.
+CLEARS: dict[str, frozenset[str]] = {
+    **dict.fromkeys([*REDIRECTS, *NOT_HTML, *RESPONSES], frozenset({XSS})),
+    **dict.fromkeys([n for n in TEMPLATES if n not in OBJECTS], frozenset({XSS})),
+    **dict.fromkeys(OWN_URLS, frozenset({SSRF, REDIRECT})),
+}

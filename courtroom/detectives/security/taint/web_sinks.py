@@ -11,15 +11,7 @@ from courtroom.detectives.parsing import Node
 from courtroom.detectives.security.taint import library, pins, templates, web_library
 from courtroom.detectives.security.taint.frame import Args, Frame
 from courtroom.detectives.security.taint.program import ClassRef
-from courtroom.detectives.security.taint.values import (
-    CLEAN,
-    REDIRECT,
-    SQL,
-    SSRF,
-    XSS,
-    Val,
-    merge,
-)
+from courtroom.detectives.security.taint.values import CLEAN, SQL, XSS, Val, merge
 
 #: Flag of a parser that resolves external entities, or a template that does not escape.
 ENTITIES, RAW = "entities", "raw"
@@ -31,22 +23,15 @@ INHERITED = frozenset({*web_library.REDIRECTS, *web_library.RESPONSES})
 def call(frame: Frame, node: Node, name: str, args: Args) -> Val | None:
     """The value of a modelled library call (its sinks recorded), else None."""
     positional, keywords = args
-    everything = merge([*positional, *keywords.values()])
     for table in (web_library.FETCHES, web_library.REDIRECTS, web_library.TEMPLATES):
         sink = table.get(name)
         if sink is not None:
             frame.engine.sink(frame, node, sink, sink.argument(positional, keywords), name)
-    if name in web_library.REDIRECTS:
-        return everything.clean(frozenset({XSS}))  # a redirect has no body to inject into
-    if name in web_library.TEMPLATES and name not in web_library.OBJECTS:
-        return everything.clean(frozenset({XSS}))  # reported once, as template injection
-    if name in web_library.OWN_URLS:
-        return everything.clean(frozenset({SSRF, REDIRECT}))
-    if name in web_library.NOT_HTML:
-        return everything.clean(frozenset({XSS}))
     if name in web_library.RESPONSES:
         _response(frame, node, name, args)
-        return everything.clean(frozenset({XSS}))
+    cleared = web_library.CLEARS.get(name)
+    if cleared is not None:
+        return merge([*positional, *keywords.values()]).clean(cleared)
     if name in web_library.XML_PARSES:
         _parse_xml(frame, node, name, args)
         return None

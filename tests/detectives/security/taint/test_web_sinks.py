@@ -144,3 +144,12 @@ def test_lxml_resolves_by_default_before_5(texts: dict[str, str], parse: str,
     code = ROUTE + f"    {parse}\n    return 'ok'\n"
     engine = Engine([parse_bytes("app.py", ("from lxml import etree\n" + code).encode())], texts)
     assert [f.rule for f in engine.run()] == found
+
+
+def test_a_request_object_is_reported_where_it_is_opened() -> None:
+    body = ("import urllib.request\nreq = urllib.request.Request(request.args['u'])\n"
+            "urllib.request.urlopen(req)\nreturn 'ok'")
+    found = flows({"app.py": "from flask import Flask, request\napp = Flask(__name__)\n\n\n"
+                             "@app.route('/x')\ndef x():\n" +
+                             "".join(f"    {line}\n" for line in body.splitlines())})
+    assert [(f.rule, f.line) for f in found] == [("server-side-request-forgery", 9)]
