@@ -82,6 +82,8 @@ def evidence_data(items: list[Evidence]) -> list[dict[str, Any]]:
             "tags": list(e.tags),
             "rationale": _clip(e.rationale, MAX_CONTENT),
             "content": _clip(e.content, MAX_CONTENT),
+            # Only where a detective named one: a fact without a fix reads as before.
+            **({"fix": _clip(e.fix, MAX_CONTENT)} if e.fix else {}),
             # Only with a base to compare with: request bodies without one stay as recorded.
             **({} if e.in_diff is None else {"in_diff": e.in_diff}),
         }

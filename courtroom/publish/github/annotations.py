@@ -84,7 +84,9 @@ def findings(verdict: Verdict) -> list[Annotation]:
         level = "failure" if security else "warning" if (weakest <= 2 or not ev.found) else "notice"
         about = ", ".join(f"{name} ({score}/5)" for name, score in criteria) or "security review"
         state = "found" if ev.found else "not found"
-        message = plain(f"{ev.goal} — {state}. {ev.rationale}") + f"\nRelevant to: {plain(about)}."
+        fix = f" Fix: {ev.fix}" if ev.fix else ""
+        message = plain(f"{ev.goal} — {state}. {ev.rationale}{fix}") + (
+            f"\nRelevant to: {plain(about)}.")
         if ev.in_diff is not None:
             message += "\nIn the lines this change adds." if ev.in_diff else \
                 "\nOutside the lines this change adds."

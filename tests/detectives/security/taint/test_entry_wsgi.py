@@ -1,10 +1,10 @@
-"""Flask, Django, Django REST framework, Bottle, Falcon and Pyramid handlers and sources."""
+"""Handlers and sources of Flask, Django, DRF, Bottle, CherryPy, Falcon and Pyramid."""
 
 from __future__ import annotations
 
 import pytest
 
-from detectives.security.taint.frameworks.apps import SINKS, confirmed, twins
+from detectives.security.taint.apps import SINKS, assert_twins, confirmed, twins
 
 FLASK_BLUEPRINT = ("from flask import Blueprint, request\nbp = Blueprint('b', __name__)\n\n\n"
                    "@bp.route('/run')\ndef run():\n    SINK\n    return 'ok'\n")
@@ -31,6 +31,8 @@ BOTTLE = ("from bottle import route, request\n\n\n@route('/run')\ndef run():\n  
           "    return 'ok'\n")
 FALCON = ("import falcon\n\n\nclass Run:\n    def on_get(self, req, resp):\n        SINK\n"
           "        resp.text = 'ok'\n")
+CHERRYPY = ("import cherrypy\n\n\nclass Root:\n    @cherrypy.expose\n"
+            "    def run(self, d=None):\n        SINK\n        return 'ok'\n")
 PYRAMID = ("from pyramid.view import view_config\n\n\n@view_config(route_name='run')\n"
            "def run(request):\n    SINK\n    return {}\n")
 
@@ -50,6 +52,8 @@ CASES = [
     ("bottle forms", BOTTLE, "request.forms.get('d')"),
     ("falcon", FALCON, "req.get_param('d')"),
     ("falcon media", FALCON, "req.media['d']"),
+    ("cherrypy parameter", CHERRYPY, "d"),
+    ("cherrypy request", CHERRYPY, "cherrypy.request.params['d']"),
     ("pyramid", PYRAMID, "request.params['d']"),
     ("pyramid matchdict", PYRAMID, "request.matchdict['d']"),
 ]
@@ -59,9 +63,7 @@ CASES = [
 @pytest.mark.parametrize(("name", "template", "source"), CASES, ids=[c[0] for c in CASES])
 def test_a_source_reaching_a_sink_is_confirmed_and_its_sanitised_twin_is_not(
         name: str, template: str, source: str, sink: str) -> None:
-    raw, sanitised = twins(template, source, sink)
-    assert raw == [SINKS[sink][2]], name
-    assert sanitised == [], name
+    assert_twins(name, template, source, sink)
 
 
 def test_what_the_server_sets_on_the_request_is_no_attacker_data() -> None:
