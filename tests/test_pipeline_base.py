@@ -46,6 +46,8 @@ def test_new_mode_fails_naming_only_the_new_finding(
     code, err, out = _audit(tmp_path, added, capsys, "--base", "HEAD~1",
                             "--fail-on-findings", "new")
     assert code == 1, err
+    named = [line for line in err.splitlines() if "new confirmed finding" in line]
+    assert named and all("app.py:16:" in line for line in named)
     verdict = _verdict(out)
     assert verdict["conclusion"] == "failure"
     new = [f for f in verdict["security"]["findings"] if f["baseline"] == "new"]
@@ -98,6 +100,7 @@ def test_a_line_shift_and_an_unrelated_change_pass_under_new_only(
     code, err, out = _audit(tmp_path, repo, capsys, "--base", "HEAD~1",
                             "--fail-on-findings", "new")
     assert code == 0, err
+    assert "new confirmed finding" not in err
     verdict = _verdict(out)
     assert {f["baseline"] for f in verdict["security"]["findings"]} == {"unchanged"}
     assert "- pre-existing: `app.py:12`" in (out / "report.md").read_text(encoding="utf-8")

@@ -153,4 +153,9 @@ def audit_command(args: argparse.Namespace) -> int:
     )
     for error in verdict.errors:  # errors quote the submission: one line each
         print(f"courtroom: note: {log_line(error)}", file=sys.stderr)
+    held = verdict.security.findings if verdict.security and verdict.security.baseline else []
+    for f in held:
+        if f.confirmed and f.baseline == "new":
+            print(f"courtroom: new confirmed finding: {log_line(f'{f.path}:{f.line}: {f.name}')}",
+                  file=sys.stderr)
     return outcome.exit_code
