@@ -15,7 +15,7 @@ import re
 
 from courtroom.detectives.parsing import Node
 from courtroom.detectives.security.taint.frame import Frame
-from courtroom.detectives.security.taint.values import REDIRECT, SSRF, Val
+from courtroom.detectives.security.taint.values import CLEAN, REDIRECT, SSRF, Val
 
 #: Taint kinds a fixed host defends against.
 KINDS = frozenset({SSRF, REDIRECT})
@@ -104,10 +104,10 @@ def facts(frame: Frame, node: Node, truth: bool) -> list[Fact]:
         ops = " ".join(frame.sf.text(c) for c in node.children if not c.is_named)
         ops = " ".join(ops.split())
         proven = (ops in ("in", "==") and truth) or (ops in ("not in", "!=") and not truth)
-        allowed = frame.eval(right)
-        if proven and (allowed.known() or (allowed.seq is not None and
-                                           all(v.known() for v in allowed.seq))):
-            return [(name, "host", KINDS) for name in _parsed(frame, left)]
+        names = _parsed(frame, left) if proven else []
+        allowed = frame.eval(right) if names else CLEAN
+        if allowed.known() or (allowed.seq is not None and all(v.known() for v in allowed.seq)):
+            return [(name, "host", KINDS) for name in names]
         return []
     if node.type != "call" or not truth:
         return []
