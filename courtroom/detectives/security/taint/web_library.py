@@ -32,6 +32,9 @@ OBJECTS = {
     "pymongo.MongoClient": "pymongo.MongoClient",
     "motor.motor_asyncio.AsyncIOMotorClient": "pymongo.MongoClient",
     "flask_pymongo.PyMongo": "pymongo.MongoClient",
+    **dict.fromkeys(("starlette.templating.Jinja2Templates",
+                     "fastapi.templating.Jinja2Templates"),
+                    "starlette.templating.Jinja2Templates"),
 }
 
 def _table(sink: Sink, keywords: dict[str, str]) -> dict[str, Sink]:
