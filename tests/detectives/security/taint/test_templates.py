@@ -15,7 +15,8 @@ _STARLETTE = ("from fastapi import FastAPI, Request\n"
               "from fastapi.templating import Jinja2Templates\n"
               "app = FastAPI()\ntemplates = Jinja2Templates(directory='templates')\n\n\n"
               "@app.get('/n')\nasync def note(request: Request, b: str = ''):\n"
-              "    return templates.TemplateResponse('note.html', {'request': request, 'body': b})\n")
+              "    context = {'request': request, 'body': b}\n"
+              "    return templates.TemplateResponse('note.html', context)\n")
 _DJANGO = ("from django.shortcuts import render\n\n\ndef note(request):\n"
            "    return render(request, 'notes/note.html', {'body': request.GET['b']})\n")
 
