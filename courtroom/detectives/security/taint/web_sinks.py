@@ -156,8 +156,11 @@ def inherited(frame: Frame, cls: ClassRef, attr: str, depth: int = 0) -> Val | N
         found = env.get(head, CLEAN)
         local = frame.engine.program.resolve(f"{cls.module}.{base}")
         parent = found.inst if isinstance(found.inst, ClassRef) else local
-        if isinstance(parent, ClassRef) and depth < 4:  # a repository base class
-            return inherited(frame, parent, attr, depth + 1)
+        if isinstance(parent, ClassRef):  # a repository base class: what it inherits
+            method = inherited(frame, parent, attr, depth + 1) if depth < 4 else None
+            if method is not None:
+                return method
+            continue
         full = base if found.ref is None else f"{found.ref}.{rest}" if rest else found.ref
         if f"{full}.{attr}" in INHERITED:
             return Val(ref=f"{full}.{attr}")

@@ -87,7 +87,8 @@ def test_redirects_and_response_bodies(body: str, found: list[str]) -> None:
 
 
 _TORNADO = ("import tornado.web\n\n\nclass Base(tornado.web.RequestHandler):\n    pass\n\n\n"
-            "class Hello(Base):\n    def get(self):\n        q = self.get_argument('q')\n"
+            "class Mixin:\n    pass\n\n\n"
+            "class Hello(Mixin, Base):\n    def get(self):\n        q = self.get_argument('q')\n"
             "        self.{call}\n")
 
 
