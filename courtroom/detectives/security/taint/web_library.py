@@ -124,6 +124,9 @@ RESPONSES: dict[str, Body] = {
                                              "fastapi")},
     "aiohttp.web.Response": Body(None, "text", "content_type", False),
     "sanic.response.html": Body(0, "body", None, True),
+    **dict.fromkeys(("pyramid.response.Response", "webob.Response"),
+                    Body(0, "body", "content_type", True)),
+    "bottle.HTTPResponse": Body(0, "body", None, True),
     "tornado.web.RequestHandler.write": Body(0, "chunk", None, True),
     "tornado.web.RequestHandler.finish": Body(0, "chunk", None, True),
 }

@@ -76,6 +76,10 @@ def test_safe_twins_are_not_confirmed(body: str) -> None:
      ["cross-site-scripting"]),
     ("from fastapi.responses import JSONResponse\nreturn JSONResponse({'q': request.args['q']})",
      []),
+    ("from pyramid.response import Response\nreturn Response(request.args['q'])",
+     ["cross-site-scripting"]),
+    ("from pyramid.response import Response\n"
+     "return Response(request.args['q'], content_type='application/json')", []),
     ("from jinja2 import Environment\n"
      "return Environment().from_string('<p>{{ q }}</p>').render(q=request.args['q'])",
      ["cross-site-scripting"]),
