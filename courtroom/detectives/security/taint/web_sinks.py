@@ -110,8 +110,10 @@ def _response(frame: Frame, node: Node, name: str, args: Args) -> None:
     html = spec.html
     if spec.content_type is not None and spec.content_type in keywords:
         kind = keywords[spec.content_type]
-        # An unknown content type may be HTML: only a known other type clears the body.
-        html = not kind.known() or "html" in str(kind.const).lower()
+        # An unknown content type may be HTML: only a known other type (a constant string
+        # or a named one, ``MediaType.JSON``) clears the body.
+        named = str(kind.const) if kind.known() else kind.ref
+        html = named is None or "html" in named.lower()
     if html and body.items is None:  # a dict is sent as JSON
         frame.engine.sink(frame, node, web_library.XSS_SINK, body, name)
 

@@ -80,6 +80,11 @@ def test_safe_twins_are_not_confirmed(body: str) -> None:
      ["cross-site-scripting"]),
     ("from pyramid.response import Response\n"
      "return Response(request.args['q'], content_type='application/json')", []),
+    ("from litestar import MediaType, Response\n"
+     "return Response(request.args['q'], media_type=MediaType.HTML)", ["cross-site-scripting"]),
+    ("from litestar import MediaType, Response\n"
+     "return Response(request.args['q'], media_type=MediaType.JSON)", []),
+    ("import cherrypy\nraise cherrypy.HTTPRedirect(request.args['next'])", ["open-redirect"]),
     ("from jinja2 import Environment\n"
      "return Environment().from_string('<p>{{ q }}</p>').render(q=request.args['q'])",
      ["cross-site-scripting"]),
