@@ -8,7 +8,13 @@ model, which the generic library code then handles.
 from __future__ import annotations
 
 from courtroom.detectives.parsing import Node
-from courtroom.detectives.security.taint import library, pins, templates, web_library
+from courtroom.detectives.security.taint import (
+    library,
+    pins,
+    templates,
+    url_guards,
+    web_library,
+)
 from courtroom.detectives.security.taint.frame import Args, Frame
 from courtroom.detectives.security.taint.program import ClassRef
 from courtroom.detectives.security.taint.values import CLEAN, SQL, XSS, Val, merge
@@ -31,7 +37,8 @@ def call(frame: Frame, node: Node, name: str, args: Args) -> Val | None:
         _response(frame, node, name, args)
     cleared = web_library.CLEARS.get(name)
     if cleared is not None:
-        return merge([*positional, *keywords.values()]).clean(cleared)
+        out = merge([*positional, *keywords.values()]).clean(cleared)
+        return url_guards.own(out) if name in web_library.OWN_URLS else out
     if name in web_library.XML_PARSES:
         _parse_xml(frame, node, name, args)
         return None
