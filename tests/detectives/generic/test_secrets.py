@@ -41,3 +41,11 @@ def test_a_link_out_of_the_tree_is_not_read(tmp_path: Path, open_case: OpenCase)
     repo = make_repo(tmp_path / "r", files={"a.py": "x = 1\n"})
     (repo / "notes.txt").symlink_to(outside)
     assert [e.direction for e in secrets(open_case(repo))] == ["supports"]
+
+
+def test_a_fake_key_in_test_code_is_context(tmp_path: Path, open_case: OpenCase) -> None:
+    repo = make_repo(tmp_path / "r", files={
+        "tests/test_client.py": 'API_KEY = "sk-test-0123456789abcdef"\n'})
+    facts = secrets(open_case(repo))
+    assert [(e.location, e.direction) for e in facts] == [
+        ("tests/test_client.py:1", "context"), (".", "supports")]
