@@ -26,7 +26,7 @@ _TOKENS = (("a GitHub token", re.compile(r"\b(ghp|gho|ghu|ghs|github_pat)_[A-Za-
            ("a Stripe live key", re.compile(r"\bsk_live_[A-Za-z0-9]{16,}")),
            ("a private key", re.compile(r"-----BEGIN ([A-Z]+ )?PRIVATE KEY-----")))
 #: ``.env`` files that only show which variables exist.
-_ENV_EXAMPLES = re.compile(r"\.(example|sample|template|dist|defaults?)$")
+_ENV_EXAMPLES = re.compile(r"\.(examples?|samples?|templates?|dist|defaults?)$")
 #: Files read for token shapes (Python is read by the security scan's rule).
 MAX_FILES = 5_000
 MAX_LISTED = 20

@@ -18,7 +18,7 @@ def test_secrets_in_code_config_and_env_files(tmp_path: Path, open_case: OpenCas
     repo = flask_service(tmp_path / "svc", secret=True)
     for rel, text in {"deploy/config.yml": f"aws_key: {AWS}\n", "keys/id_ed25519": KEY,
                       ".env": "DB_PASSWORD=hunter2hunter2\n",
-                      ".env.example": "DB_PASSWORD=\n"}.items():
+                      ".env.example": "DB_PASSWORD=\n", ".env.samples": "X=\n"}.items():
         (repo / rel).parent.mkdir(parents=True, exist_ok=True)
         (repo / rel).write_text(text, encoding="utf-8")
     facts = secrets(open_case(repo))
