@@ -8,8 +8,9 @@ the confirmed findings of the listed CWEs from the one security scan of the audi
 from __future__ import annotations
 
 from courtroom.checks import CountCheck, GitCheck, SecurityCheck
-from courtroom.detectives.base import Case, detective
+from courtroom.detectives.base import Case, Produces, detective
 from courtroom.detectives.checks.facts import MAX_FACTS, checks_of, declared, hit, miss
+from courtroom.detectives.common import REPO
 from courtroom.detectives.generic import measures
 from courtroom.detectives.repo.workspace import Workspace, run_git
 from courtroom.detectives.security.detective import scan
@@ -83,7 +84,9 @@ def git_checks(case: Case) -> list[Evidence]:
     return out
 
 
-@detective("check_security", produces=declared("security"))
+@detective("check_security", produces=(*declared("security"), Produces(
+    SECURITY_TAG, REPO, "a confirmed finding a rubric's security check found, when its hit is "
+    "adverse (it can cap the criterion)")))
 def security_checks(case: Case) -> list[Evidence]:
     """Each confirmed finding of the listed CWEs, located; the fact that there is none."""
     checks = checks_of(case, SecurityCheck)
