@@ -215,7 +215,8 @@ def _synthesise(
             result = judged.court.settle(chief_justice.rule(
                 dim.id, dim.name, judged.court.opinions[dim.id], pool, rubric.parameters
             ))
-            result = result.model_copy(update={"evidence_left_out": judged.left_out[dim.id]})
+            result = result.model_copy(update={"evidence_left_out": judged.left_out[dim.id],
+                                               "artifact": dim.target_artifact})
             trace.event("synthesise", "rule", criterion_id=dim.id,
                         log=result.execution_log.model_dump(mode="json"))
             results.append(result)

@@ -30,26 +30,26 @@ _ENV_EXAMPLES = re.compile(r"\.(examples?|samples?|templates?|dist|defaults?)$")
 #: Files read for token shapes (Python is read by the security scan's rule).
 MAX_FILES = 5_000
 MAX_LISTED = 20
+#: The remedy of a committed secret, wherever it was found.
+ROTATE = "remove it, rotate it, and read it from the environment or a secret store."
 
 
-_FIX = "Fix: remove it, rotate it, and read it from the environment or a secret store."
-
-
-def _secret(goal: str, location: str, why: str, content: str) -> Evidence:
+def _secret(goal: str, location: str, why: str, content: str, fix: str = ROTATE) -> Evidence:
     """One committed secret; in test code it is context (most are fakes), never a charge."""
     in_test = is_test_path(location_path(location)) or is_test_file(location_path(location))
     return make(NAME, goal, True, location,
-                f"{'In test code, so likely a fake: ' if in_test else ''}{why} {_FIX}",
+                f"{'In test code, so likely a fake: ' if in_test else ''}{why}",
                 0.5 if in_test else 0.85, (REPO, TAG), content=content,
-                direction="context" if in_test else "adverse")
+                direction="context" if in_test else "adverse", fix=fix)
 
 
 def _env_files(files: list[str]) -> list[Evidence]:
     envs = [rel for rel in files if re.fullmatch(r"\.env(\.[\w.-]+)?", rel.rsplit("/", 1)[-1])
             and not _ENV_EXAMPLES.search(rel)]
     return [_secret("Committed environment file", rel, f"{rel} is committed; such files "
-                    "usually hold the deployment's secrets (commit a .env.example instead).",
-                    rel) for rel in envs]
+                    "usually hold the deployment's secrets.", rel,
+                    fix="remove it from the history, rotate what it held, and commit a "
+                    ".env.example instead.") for rel in envs]
 
 
 def _token_facts(case: Case, files: list[str]) -> list[Evidence]:
