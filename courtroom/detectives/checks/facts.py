@@ -52,13 +52,15 @@ def hit(name: str, criterion: str, check: BaseCheck, location: str, detail: str,
                 fix=fix)
 
 
-def miss(name: str, criterion: str, check: BaseCheck, detail: str, location: str = ".") -> Evidence:
-    """The fact that the check found nothing (or its number fell outside the bound)."""
+def miss(name: str, criterion: str, check: BaseCheck, detail: str, location: str = ".",
+         confidence: float = CONFIDENCE) -> Evidence:
+    """The fact that the check found nothing (or its number fell outside the bound);
+    ``confidence`` lower when part of the tree could not be read."""
     direction = check.direction(False)
     fix = f"make the tree show {check.meaning!r}." if direction == "adverse" else None
     return make(name, f"Not found: {check.meaning}", direction == "supports", location,
                 f"The rubric's {check.kind} check of criterion {criterion} found nothing: "
-                f"{one_line(detail, 200)}.", CONFIDENCE,
+                f"{one_line(detail, 200)}.", confidence,
                 (CHECK_TAG, criterion_tag(criterion)),
                 content=f"{criterion}: {one_line(detail, 300)}", direction=direction, fix=fix)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from courtroom.checks import CountCheck, GitCheck, SecurityCheck
 from courtroom.detectives.base import Case, Produces, detective
-from courtroom.detectives.checks.facts import MAX_FACTS, checks_of, declared, hit, miss
+from courtroom.detectives.checks.facts import CONFIDENCE, MAX_FACTS, checks_of, declared, hit, miss
 from courtroom.detectives.common import REPO
 from courtroom.detectives.generic import measures
 from courtroom.detectives.repo.workspace import Workspace, run_git
@@ -17,6 +17,9 @@ from courtroom.detectives.security.detective import scan
 from courtroom.models import SECURITY_TAG, Evidence
 from courtroom.tree_paths import Globs
 
+#: How sure "no finding" is when the scan left files unexamined: below the judges' WEAK
+#: bound, so no lens credits it in full.
+UNPROVEN = 0.5
 #: Commits the git check reads, newest first.
 MAX_COMMITS = 5_000
 
@@ -99,8 +102,10 @@ def security_checks(case: Case) -> list[Evidence]:
         if not chosen:
             gaps = f" ({len(report.not_examined)} file(s) not examined)" \
                 if report and report.not_examined else ""
+            # Files the scan could not read may hide a finding: the absence is not proven.
             out.append(miss("check_security", criterion, check,
-                            f"no confirmed finding of {cwes}{gaps}"))
+                            f"no confirmed finding of {cwes}{gaps}",
+                            confidence=UNPROVEN if gaps else CONFIDENCE))
             continue
         tags = (SECURITY_TAG,) if check.hit == "adverse" else ()
         out += [hit("check_security", criterion, check, f"{f.path}:{f.line}",
