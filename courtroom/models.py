@@ -13,6 +13,7 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 from courtroom.findings import SecurityReport
+from courtroom.usage import Usage
 
 JudgeName = Literal["Prosecutor", "Defense", "TechLead"]
 
@@ -227,6 +228,9 @@ class CriterionResult(BaseModel):
     #: Evidence relevant to the criterion that was cut to fit the judges' prompt, counted
     #: by kind ("<detective>, <direction>"); the judges were told these counts.
     evidence_left_out: dict[str, int] = Field(default_factory=dict)
+    #: False when nothing the audit measures is about the criterion (no evidence_tags, no
+    #: checks): its score is a placeholder, left out of the overall score (DESIGN §4).
+    covered: bool = True
 
 
 class Target(BaseModel):
@@ -243,24 +247,6 @@ class RubricRef(BaseModel):
     name: str
     version: str
     sha256: str
-
-
-class Usage(BaseModel):
-    """Model usage of an audit: calls, tokens and estimated cost."""
-
-    calls: int = 0
-    cached_opinions: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_read_tokens: int = 0
-    cache_write_tokens: int = 0
-    estimated_cost_usd: float = 0.0
-    model: str | None = None
-    api_version: str | None = None
-    #: The cost cap in force (USD), and the criteria the offline bench judged because a
-    #: Claude call for them would have passed it (the reason is in the verdict's errors).
-    max_cost_usd: float | None = None
-    over_budget: list[str] = Field(default_factory=list)
 
 
 ConfigOrigin = Literal["tree", "base", "operator", "ignored", "absent"]

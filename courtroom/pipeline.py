@@ -18,7 +18,8 @@ from courtroom.court.rules import limits_for
 from courtroom.court.session import CourtOutcome, hold_court
 from courtroom.detectives import open_workspace, run_detectives
 from courtroom.detectives.base import Case
-from courtroom.detectives.docket import evidence_for
+from courtroom.detectives.contract import detectives_for, load_checked
+from courtroom.detectives.docket import evidence_for, is_covered
 from courtroom.detectives.security.detective import security_report
 from courtroom.errors import EXIT_CRITICAL, EXIT_FAILURE, EXIT_OK, SynthesisError
 from courtroom.judges.backends import make_backend
@@ -26,7 +27,7 @@ from courtroom.judges.base import Backend, JudgeRequest, left_out
 from courtroom.judges.bench import Answer, JudgeBench
 from courtroom.judges.cache import OpinionCache
 from courtroom.judges.vision import ClaudeVision, for_audit
-from courtroom.judgment import SYNTHESIS, conclude_verdict, unscanned_lines
+from courtroom.judgment import SYNTHESIS, conclude_verdict, uncovered_lines, unscanned_lines
 from courtroom.models import (
     JUDGES,
     CriterionResult,
@@ -34,12 +35,12 @@ from courtroom.models import (
     JudicialOpinion,
     RubricRef,
     Target,
-    Usage,
     Verdict,
 )
 from courtroom.render.files import write_outputs, write_partial
-from courtroom.rubric import Rubric, load_rubric
+from courtroom.rubric import Rubric
 from courtroom.trace import Trace
+from courtroom.usage import Usage
 
 #: progress(stage, done, total): a display hook; the CLI draws it, tests ignore it.
 Progress = Callable[[str, int, int], None]
@@ -68,7 +69,7 @@ def audit(
 ) -> AuditOutcome:
     """Run one whole audit and write its files; a UsageError comes before any file is written."""
     trace = trace or Trace()
-    rubric = load_rubric(config.rubric_path)
+    rubric = load_checked(config.rubric_path)  # bad tags: exit 2 before any work
     trace.event("rubric", "loaded", name=rubric.rubric_metadata.rubric_name, sha256=rubric.sha256)
     # Importing the SDK and building a Claude client takes about a second: it happens on
     # its own thread while the workspace opens and the detectives run.
@@ -132,7 +133,8 @@ def _run(
     trace: Trace,
     progress: Progress,
 ) -> AuditOutcome:
-    pool, errors = _detect(case, trace, progress)
+    pool, errors = _detect(case, detectives_for(rubric.rubric_metadata.profile), trace,
+                           progress)
     judged = _judge(config, rubric, case, pool, judges.result(), trace, progress)
     pool.update(judged.court.new_evidence)  # evidence found by remands joins the pool
     try:
@@ -163,10 +165,11 @@ class _Judged:
     notes: list[str]
 
 
-def _detect(case: Case, trace: Trace, progress: Progress) -> tuple[dict[str, Evidence], list[str]]:
+def _detect(case: Case, only: list[str], trace: Trace, progress: Progress
+            ) -> tuple[dict[str, Evidence], list[str]]:
     progress("detect", 0, 1)
     with trace.span("detect", "detectives"):
-        evidence, errors = run_detectives(case, trace=trace)
+        evidence, errors = run_detectives(case, trace=trace, only=only)
     progress("detect", 1, 1)
     return {e.id: e for e in evidence}, errors
 
@@ -212,7 +215,8 @@ def _synthesise(
             result = judged.court.settle(chief_justice.rule(
                 dim.id, dim.name, judged.court.opinions[dim.id], pool, rubric.parameters
             ))
-            result = result.model_copy(update={"evidence_left_out": judged.left_out[dim.id]})
+            result = result.model_copy(update={"evidence_left_out": judged.left_out[dim.id],
+                                               "covered": is_covered(dim, pool.values())})
             trace.event("synthesise", "rule", criterion_id=dim.id,
                         log=result.execution_log.model_dump(mode="json"))
             results.append(result)
@@ -233,8 +237,10 @@ def _conclude(
     errors.extend(judged.notes)  # criteria the cost cap sent to the offline bench
     # Fail closed: a scan that could not see every source file must not pass the gate.
     errors.extend(unscanned_lines(pool))
+    errors.extend(uncovered_lines(results))  # reported, neutral; failure with the setting
     ruling = conclude_verdict(results, pool, fail_below=config.fail_below, gate=config.gate,
-                              incomplete=bool(errors), fail_closed=config.fail_closed)
+                              incomplete=bool(errors), fail_closed=config.fail_closed,
+                              fail_on_uncovered=config.fail_on_uncovered)
     errors.extend(ruling.failures)
     return Verdict(
         target=target,

@@ -14,6 +14,9 @@ from courtroom.resources import default_rubric_path as default_rubric_path
 
 TargetArtifact = Literal["github_repo", "pdf_report", "pdf_images"]
 
+#: Evidence tags that make a criterion one the security cap may fire on.
+SECURITY_TAGS = frozenset({"security", "security_unconfirmed"})
+
 DEFAULT_KEYWORDS = (
     "shell injection",
     "rce",
@@ -65,6 +68,10 @@ class SynthesisParameters(BaseModel):
     hallucination_penalty: int = Field(default=2, ge=0, le=4)
     variance_threshold: int = Field(default=2, ge=0, le=4)
     security_keywords: list[str] = Field(default_factory=lambda: list(DEFAULT_KEYWORDS))
+    #: The criteria the security cap may fire on (rule 4). A rubric lists extra ones here;
+    #: ``Rubric.parameters`` adds every criterion whose evidence_tags name a security tag.
+    #: None (a verdict recorded before the field existed): every criterion.
+    security_criteria: list[str] | None = None
 
     @field_validator("weights")
     @classmethod
@@ -97,6 +104,9 @@ class RubricMetadata(BaseModel):
     rubric_name: str
     grading_target: str | None = None
     version: str = "1.0"
+    #: The detective profile the rubric selects (e.g. "automaton-auditor"); None: only the
+    #: general detectives run (checked against the registry by detectives.contract).
+    profile: str | None = None
 
 
 class Rubric(BaseModel):
@@ -123,7 +133,10 @@ class Rubric(BaseModel):
     def parameters(self) -> SynthesisParameters:
         """The chief justice's parameters, defaults filled in."""
         raw = self.synthesis_rules.get("parameters")
-        return SynthesisParameters.model_validate(raw if isinstance(raw, dict) else {})
+        params = SynthesisParameters.model_validate(raw if isinstance(raw, dict) else {})
+        tagged = {d.id for d in self.dimensions if SECURITY_TAGS & set(d.evidence_tags or ())}
+        listed = set(params.security_criteria or ())
+        return params.model_copy(update={"security_criteria": sorted(tagged | listed)})
 
     @property
     def court(self) -> CourtParameters:
@@ -181,6 +194,13 @@ def parse_rubric(text: str, source: str = "<rubric>") -> Rubric:
         elif err["type"] == "literal_error":
             problem = f"{err.get('input')!r} is not one of github_repo, pdf_report, pdf_images"
         raise RubricError(f"{source}: {field or 'rubric'}: {problem}") from exc
+    ids = {d.id for d in rubric.dimensions}
+    raw = rubric.synthesis_rules.get("parameters")
+    listed = raw.get("security_criteria") if isinstance(raw, dict) else None
+    for ident in listed or ():
+        if ident not in ids:
+            raise RubricError(f"{source}: synthesis_rules.parameters.security_criteria: "
+                              f"unknown criterion {ident!r}")
     rubric.sha256 = hashlib.sha256(text.encode("utf-8")).hexdigest()
     return rubric
 

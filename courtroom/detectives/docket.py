@@ -1,15 +1,32 @@
-"""Which evidence each criterion is judged on (context minimisation for the judges)."""
+"""Which evidence each criterion is judged on (context minimisation for the judges).
+
+A criterion sees the facts carrying one of its ``evidence_tags``, and the facts its own
+declarative checks produced (tagged ``criterion:<id>``). A criterion with neither is not
+covered: nothing the audit measures is about it, so it is shown only the general facts
+of its artifact, as context, and its score is a placeholder (DESIGN §4). Words in a
+criterion's id or name never choose its evidence: "Error handling" is not the graph.
+"""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
+from courtroom.detectives.contract import is_general
 from courtroom.models import SECURITY_TAG, Evidence
 from courtroom.rubric import Dimension
 
 #: Most items a judge is shown for one criterion; the rest stay in the pool and report.
 MAX_ITEMS = 40
+
+
+#: The tag prefix of facts a criterion's own checks produced: another criterion's are not
+#: general context.
+_CRITERION = "criterion:"
+
+
+def criterion_tag(criterion_id: str) -> str:
+    """The tag a criterion's own declarative checks put on their facts."""
+    return f"{_CRITERION}{criterion_id}"
 
 
 def _priority(evidence: Evidence) -> tuple[int, float, str, str]:
@@ -18,41 +35,31 @@ def _priority(evidence: Evidence) -> tuple[int, float, str, str]:
     return (security, -evidence.confidence, evidence.location, evidence.goal)
 
 
-_REPO, _PDF, _IMAGES = "github_repo", "pdf_report", "pdf_images"
-#: Evidence topics a criterion is about, read from the words of its id and name, per artifact.
-TOPICS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
-    (_REPO, re.compile(r"\bgit_|commit|history"), ("git", "history")),
-    (_REPO, re.compile(r"state|reducer"), ("state",)),
-    (_REPO, re.compile(r"graph|orchestrat|fan.?(in|out)|parallel"),
-     ("graph", "parallelism", "conditional")),
-    (_REPO, re.compile(r"tool|sandbox|clone|secur"),
-     ("tools", "sandbox", SECURITY_TAG, "security_unconfirmed")),
-    (_REPO, re.compile(r"structured|schema"), ("structured_output",)),
-    (_REPO, re.compile(r"judicial|persona|judge|dialectic"), ("personas",)),
-    (_REPO, re.compile(r"chief|justice|synthes|verdict"), ("synthesis",)),
-    (_PDF, re.compile(r"theor|depth|concept"), ("concepts",)),
-    (_PDF, re.compile(r"accura|claim|hallucinat"), ("claims", "paths")),
-    (_IMAGES, re.compile(r"visual|diagram|swarm|image"), ("diagram",)),
-)
+def is_covered(dimension: Dimension, pool: Iterable[Evidence]) -> bool:
+    """Whether something the audit measures is about the criterion: its ``evidence_tags``
+    (held to the contract at load) or a fact of its own checks."""
+    own = criterion_tag(dimension.id)
+    return bool(dimension.evidence_tags) or any(own in e.tags for e in pool)
 
 
-def topics(dimension: Dimension) -> set[str]:
-    """The evidence tags a dimension is about: its own ``evidence_tags`` when given, else the
-    topics of its artifact that its id and name speak of, else its whole target artifact."""
-    if dimension.evidence_tags:
-        return set(dimension.evidence_tags)
-    words = f"{dimension.id} {dimension.name}".lower().replace(" ", "_")
-    found = {tag for artifact, rx, tags in TOPICS
-             if artifact == dimension.target_artifact and rx.search(words) for tag in tags}
-    return found or {dimension.target_artifact}
+def relevant(dimension: Dimension, pool: Iterable[Evidence], *, covered: bool) -> list[Evidence]:
+    """Every fact the criterion may be shown, most decisive first.
+
+    Uncovered, it is the general detectives' facts of its artifact (no other criterion's
+    check facts) with their direction set to context: a fact points for or against the
+    criterion that asked for it, not for one it happens to share an artifact with.
+    """
+    if covered:
+        wanted = {*(dimension.evidence_tags or ()), criterion_tag(dimension.id)}
+        chosen = [e for e in pool if wanted.intersection(e.tags)]
+    else:
+        chosen = [e.model_copy(update={"direction": "context"}) for e in pool
+                  if dimension.target_artifact in e.tags and is_general(e.detective)
+                  and not any(t.startswith(_CRITERION) for t in e.tags)]
+    return sorted(chosen, key=_priority)
 
 
 def evidence_for(dimension: Dimension, pool: Iterable[Evidence]) -> list[Evidence]:
-    """The evidence a criterion is judged on, most decisive first, at most MAX_ITEMS.
-
-    A dimension gets the items sharing any of its topics (see ``topics``).
-    """
-    wanted = topics(dimension)
-    chosen = [e for e in pool if wanted.intersection(e.tags)]
-    chosen.sort(key=_priority)
-    return chosen[:MAX_ITEMS]
+    """The evidence a criterion is judged on, most decisive first, at most MAX_ITEMS."""
+    items = list(pool)
+    return relevant(dimension, items, covered=is_covered(dimension, items))[:MAX_ITEMS]

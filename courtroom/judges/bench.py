@@ -23,8 +23,9 @@ from courtroom.judges.cache import OpinionCache
 from courtroom.judges.dispatch import CONTINUE, OPEN, Budget, Dispatcher
 from courtroom.judges.offline import OfflineBackend
 from courtroom.judges.pricing import estimate_usd
-from courtroom.models import JudicialOpinion, Usage
+from courtroom.models import JudicialOpinion
 from courtroom.trace import Trace
+from courtroom.usage import Usage
 
 #: Default bound on requests in flight (AuditConfig.max_concurrency's default).
 DEFAULT_WORKERS = 8
