@@ -9,6 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from courtroom.checks import Check
 from courtroom.errors import RubricError
 from courtroom.resources import default_rubric_path as default_rubric_path
 
@@ -54,6 +55,9 @@ class Dimension(BaseModel):
         default=None,
         description="Evidence tags relevant to this dimension; absent = chosen by artifact.",
     )
+    checks: list[Check] = Field(default_factory=list, max_length=50,
+                                description="Declarative checks whose facts serve this "
+                                "dimension alone (courtroom.checks).")
 
 
 class SynthesisParameters(BaseModel):

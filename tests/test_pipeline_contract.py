@@ -89,19 +89,20 @@ def test_fail_on_uncovered_fails_the_gate(
     verdict = json.loads((out / "verdict.json").read_text(encoding="utf-8"))
     assert verdict["conclusion"] == "failure"
     assert verdict["settings"]["fail_on_uncovered"] is True
-    assert ("conclusion failure: criterion dependencies_pinned is not covered "
-            "(fail-on-uncovered)") in verdict["errors"]
+    assert "gate: dependencies_pinned is not covered (fail-on-uncovered)" in verdict["errors"]
+    assert {"kind": "gate", "criterion": "dependencies_pinned"}.items() <= next(
+        p for p in verdict["problems"] if p["kind"] == "gate").items()
 
 
 def test_a_tag_no_detective_produces_is_exit_2_before_any_work(
     service: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rubric = gate_rubric(tmp_path / "gate.json", audit_logging=["logging"])
+    rubric = gate_rubric(tmp_path / "gate.json", audit_logging=["audit_trail"])
     out = tmp_path / "out"
     code, err = audit(capsys, str(service), "--rubric", str(rubric), "--out", str(out))
     assert code == 2
     (line,) = [line for line in err.splitlines() if line.strip()]
-    assert "dimensions[0](audit_logging).evidence_tags" in line and "'logging'" in line
+    assert "dimensions[0](audit_logging).evidence_tags" in line and "'audit_trail'" in line
     assert not out.exists()
 
 

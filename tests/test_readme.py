@@ -16,9 +16,8 @@ import pytest
 import yaml
 
 from courtroom.cli import build_parser
-from courtroom.models import CriterionResult, Evidence, Verdict
+from courtroom.models import CriterionResult, Evidence, Usage, Verdict
 from courtroom.repo_config import TREE_FILE, parse
-from courtroom.usage import Usage
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

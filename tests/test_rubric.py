@@ -163,7 +163,7 @@ def test_user_layouts_without_tags_load_and_are_not_judged_on_words() -> None:
             make_evidence("Single commit", location="abc1234", tags=("github_repo", "git"),
                           detective="history", direction="adverse")]
     # "graph" in the name does not fetch the graph's facts: only general ones, as context.
-    assert not is_covered(graph, pool)
+    assert not is_covered(graph)
     assert [(e.goal, e.direction) for e in evidence_for(graph, pool)] == [
         ("Single commit", "context")]
     assert evidence_for(docs, pool) == []

@@ -22,11 +22,11 @@ from courtroom.models import (
     JudicialOpinion,
     RubricRef,
     Target,
+    Usage,
     Verdict,
     opinion_id,
 )
 from courtroom.rubric import SynthesisParameters
-from courtroom.usage import Usage
 
 WEIGHTS = {"Prosecutor": 1.0, "Defense": 1.0, "TechLead": 2.0}
 GHOST_ID = "00000000-dead-4bee-8000-000000000000"

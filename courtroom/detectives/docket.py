@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from courtroom.checks import CHECK_TAG, criterion_tag
 from courtroom.detectives.contract import is_general
 from courtroom.models import SECURITY_TAG, Evidence
 from courtroom.rubric import Dimension
@@ -19,47 +20,39 @@ from courtroom.rubric import Dimension
 MAX_ITEMS = 40
 
 
-#: The tag prefix of facts a criterion's own checks produced: another criterion's are not
-#: general context.
-_CRITERION = "criterion:"
-
-
-def criterion_tag(criterion_id: str) -> str:
-    """The tag a criterion's own declarative checks put on their facts."""
-    return f"{_CRITERION}{criterion_id}"
-
-
 def _priority(evidence: Evidence) -> tuple[int, float, str, str]:
     # Security findings and missing facts first: they change scores the most.
     security = 0 if SECURITY_TAG in evidence.tags else 1
     return (security, -evidence.confidence, evidence.location, evidence.goal)
 
 
-def is_covered(dimension: Dimension, pool: Iterable[Evidence]) -> bool:
+def is_covered(dimension: Dimension) -> bool:
     """Whether something the audit measures is about the criterion: its ``evidence_tags``
-    (held to the contract at load) or a fact of its own checks."""
-    own = criterion_tag(dimension.id)
-    return bool(dimension.evidence_tags) or any(own in e.tags for e in pool)
+    (held to the contract at load) or its own declarative checks."""
+    return bool(dimension.evidence_tags) or bool(dimension.checks)
 
 
-def relevant(dimension: Dimension, pool: Iterable[Evidence], *, covered: bool) -> list[Evidence]:
+def relevant(dimension: Dimension, pool: Iterable[Evidence]) -> list[Evidence]:
     """Every fact the criterion may be shown, most decisive first.
 
-    Uncovered, it is the general detectives' facts of its artifact (no other criterion's
-    check facts) with their direction set to context: a fact points for or against the
-    criterion that asked for it, not for one it happens to share an artifact with.
+    A criterion's check facts serve it alone, whatever other tags they carry. Uncovered,
+    it is the general detectives' facts of its artifact (no criterion's check
+    facts: those serve their own criterion alone) with their direction set to context: a
+    fact points for or against the criterion that asked for it, not for one it happens to
+    share an artifact with.
     """
-    if covered:
-        wanted = {*(dimension.evidence_tags or ()), criterion_tag(dimension.id)}
-        chosen = [e for e in pool if wanted.intersection(e.tags)]
+    own = criterion_tag(dimension.id) if dimension.checks else None
+    if is_covered(dimension):
+        wanted = set(dimension.evidence_tags or ())
+        chosen = [e for e in pool if own in e.tags
+                  or (CHECK_TAG not in e.tags and wanted.intersection(e.tags))]
     else:
         chosen = [e.model_copy(update={"direction": "context"}) for e in pool
                   if dimension.target_artifact in e.tags and is_general(e.detective)
-                  and not any(t.startswith(_CRITERION) for t in e.tags)]
+                  and CHECK_TAG not in e.tags]
     return sorted(chosen, key=_priority)
 
 
 def evidence_for(dimension: Dimension, pool: Iterable[Evidence]) -> list[Evidence]:
     """The evidence a criterion is judged on, most decisive first, at most MAX_ITEMS."""
-    items = list(pool)
-    return relevant(dimension, items, covered=is_covered(dimension, items))[:MAX_ITEMS]
+    return relevant(dimension, pool)[:MAX_ITEMS]

@@ -8,7 +8,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from courtroom.detectives.docket import is_covered, relevant
+from courtroom.detectives.docket import relevant
 from courtroom.models import Evidence, JudgeName, JudicialOpinion
 from courtroom.rubric import Dimension
 
@@ -90,8 +90,5 @@ def left_out(
 ) -> dict[str, int]:
     """Counts by kind of the items relevant to ``dimension`` that ``shown`` does not hold."""
     kept = {e.id for e in shown}
-    items = list(pool)
-    covered = is_covered(dimension, items)
-    counts = Counter(kind(e) for e in relevant(dimension, items, covered=covered)
-                     if e.id not in kept)
+    counts = Counter(kind(e) for e in relevant(dimension, pool) if e.id not in kept)
     return dict(sorted(counts.items()))

@@ -22,7 +22,7 @@ from courtroom.errors import CourtroomError, JudgeError
 from courtroom.judges import vision_request
 from courtroom.judges.base import Backend, JudgeUsage
 from courtroom.judges.pricing import estimate_usd, price_for
-from courtroom.usage import Usage
+from courtroom.models import Usage
 
 #: Characters per token assumed for the instruction (as the judges' estimate: errs high).
 CHARS_PER_TOKEN = 3.0

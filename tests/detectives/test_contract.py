@@ -22,7 +22,7 @@ from courtroom.detectives.contract import (
 from courtroom.detectives.remand import investigate
 from courtroom.errors import RubricError
 from courtroom.models import EvidenceRequest
-from courtroom.rubric import default_rubric_path, load_rubric, parse_rubric
+from courtroom.rubric import Dimension, default_rubric_path, load_rubric, parse_rubric
 from detectives.submissions import buzzword_pdf, exemplary_submission, flawed_submission, good_pdf
 
 ARTIFACTS = {"github_repo", "pdf_report", "pdf_images"}
@@ -37,8 +37,26 @@ def rubric(*dims: tuple[str, list[str] | None], profile: str | None = None) -> s
          "forensic_instruction": "Look.", "evidence_tags": tags} for ident, tags in dims]})
 
 
+#: One criterion per kind of declarative check, so that every check detective speaks.
+CHECKS = [
+    {"kind": "query", "meaning": "a call", "query": "(call) @call"},
+    {"kind": "path", "meaning": "a module", "glob": "*.py"},
+    {"kind": "text", "meaning": "an import", "glob": "*.py", "contains": ["import"]},
+    {"kind": "count", "meaning": "tests", "measure": "test_functions", "at_least": 1},
+    {"kind": "git", "meaning": "changed", "glob": "*.py", "at_least": 1},
+    {"kind": "security", "meaning": "injection", "cwe": [78]},
+]
+
+
+def checked(kind: str, check: dict[str, object]) -> Dimension:
+    return Dimension.model_validate({"id": f"own_{kind}", "name": kind,
+                                     "target_artifact": "github_repo",
+                                     "forensic_instruction": "Look.", "checks": [check]})
+
+
 def test_every_tag_a_fact_carries_is_declared_by_its_detective(tmp_path: Path) -> None:
-    dims = tuple(load_rubric(default_rubric_path()).dimensions)
+    dims = (*load_rubric(default_rubric_path()).dimensions,
+            *(checked(str(c["kind"]), c) for c in CHECKS))
     cases = [(exemplary_submission(tmp_path / "good"), good_pdf(tmp_path / "good.pdf")),
              (flawed_submission(tmp_path / "bad"), buzzword_pdf(tmp_path / "bad.pdf")),
              (make_repo(tmp_path / "bare", files={"README.md": "hi"}), tmp_path / "none.pdf")]
@@ -51,7 +69,9 @@ def test_every_tag_a_fact_carries_is_declared_by_its_detective(tmp_path: Path) -
             facts += investigate(case, [EvidenceRequest(path="src/nowhere.py", question="?")])
         for fact in facts:
             kinds = declared[fact.detective]
-            undeclared = set(fact.tags) - ARTIFACTS - {k.tag for k in kinds}
+            # A check's fact also names its criterion, whose checks declare that tag.
+            own = {t for t in fact.tags if t.startswith("criterion:own_")}
+            undeclared = set(fact.tags) - ARTIFACTS - own - {k.tag for k in kinds}
             assert not undeclared, (fact.detective, fact.goal, undeclared)
             # The artifact a fact is tagged with is the one its detective declares.
             assert {k.artifact for k in kinds} & set(fact.tags), (fact.detective, fact.tags)
@@ -71,12 +91,12 @@ def test_every_detective_declares_what_it_produces_and_its_profile() -> None:
 
 
 def test_a_tag_no_detective_produces_stops_the_rubric_with_one_line() -> None:
-    bad = parse_rubric(rubric(("audit_logging", ["logging"])))
+    bad = parse_rubric(rubric(("audit_logging", ["audit_trail"])))
     with pytest.raises(RubricError) as caught:
         check_rubric(bad, "gate.json")
     message = str(caught.value)
     assert message.startswith("gate.json: dimensions[0](audit_logging).evidence_tags: ")
-    assert "'logging'" in message and "\n" not in message
+    assert "'audit_trail'" in message and "\n" not in message
 
 
 def test_a_profile_tag_needs_the_rubric_to_select_that_profile() -> None:
@@ -108,7 +128,7 @@ def test_the_profile_covers_its_own_criteria_left_untagged(tmp_path: Path) -> No
     plain = parse_rubric(rubric(("graph_orchestration", None)))
     assert with_profile(plain).dimensions[0].evidence_tags is None
     path = tmp_path / "r.json"
-    path.write_text(rubric(("audit_logging", ["logging"])), encoding="utf-8")
+    path.write_text(rubric(("audit_logging", ["audit_trail"])), encoding="utf-8")
     with pytest.raises(RubricError, match=r"r\.json: dimensions"):
         load_checked(path)
     assert load_checked(default_rubric_path()).rubric_metadata.profile == AUTOMATON_AUDITOR

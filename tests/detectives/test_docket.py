@@ -12,9 +12,14 @@ from courtroom.rubric import Dimension
 
 
 def criterion(ident: str, name: str, artifact: str = "github_repo",
-              tags: list[str] | None = None) -> Dimension:
+              tags: list[str] | None = None, checks: list[dict[str, str]] | None = None
+              ) -> Dimension:
     return Dimension.model_validate({"id": ident, "name": name, "target_artifact": artifact,
-                                     "forensic_instruction": "Look.", "evidence_tags": tags})
+                                     "forensic_instruction": "Look.", "evidence_tags": tags,
+                                     "checks": checks or []})
+
+
+PINNED = [{"kind": "path", "meaning": "A lock file", "glob": "requirements.txt"}]
 
 
 POOL = [
@@ -41,19 +46,19 @@ def test_a_tagged_criterion_sees_its_tags_whatever_its_words_say() -> None:
     assert goals(evidence_for(errors, POOL)) == ["Single commit"]
     graph = criterion("build_tooling", "Build tooling", tags=["graph"])
     assert goals(evidence_for(graph, POOL)) == ["StateGraph built"]
-    assert is_covered(errors, POOL) and is_covered(graph, POOL)
+    assert is_covered(errors) and is_covered(graph)
 
 
 def test_a_criterion_with_checks_sees_their_facts_and_is_covered() -> None:
-    pinned = criterion("pinned", "Dependencies pinned")
-    assert is_covered(pinned, POOL)
+    pinned = criterion("pinned", "Dependencies pinned", checks=PINNED)
+    assert is_covered(pinned)
     assert goals(evidence_for(pinned, POOL)) == ["requirements pinned"]
     assert evidence_for(pinned, POOL)[0].direction == "supports"
 
 
 def test_a_criterion_nothing_covers_sees_general_facts_of_its_artifact_as_context() -> None:
     graph = criterion("graph_orchestration", "Graph Orchestration")
-    assert not is_covered(graph, POOL)
+    assert not is_covered(graph)
     shown = evidence_for(graph, POOL)
     # No profile fact (the graph detective's), no other artifact's, none pointing anywhere.
     assert goals(shown) == ["shell=True", "Single commit"]
@@ -87,3 +92,16 @@ def test_a_criterion_is_shown_at_most_max_items_and_told_what_was_left_out() -> 
     assert left_out(graph, pool, shown) == {"graph, context": 10}
     uncovered = criterion("pinned_deps", "Pinned")
     assert left_out(uncovered, POOL, []) == {"history, context": 1, "security, context": 1}
+
+
+def test_a_criterions_own_check_facts_reach_it_and_no_other() -> None:
+    checks = [{"kind": "path", "meaning": "CI", "glob": ".github/workflows/*"}]
+    gated = criterion("ci", "CI", tags=["lint"], checks=checks)
+    other = criterion("tested", "Tested", tags=["tests"])
+    pool = [make_evidence("CI", location=".github/workflows/ci.yml",
+                          tags=("check", "criterion:ci")),
+            make_evidence("other's check", location="a.py:1",
+                          tags=("check", "criterion:tested")),
+            make_evidence("ruff configured", location="pyproject.toml:1", tags=("lint",))]
+    assert [e.goal for e in evidence_for(gated, pool)] == ["CI", "ruff configured"]
+    assert evidence_for(other, pool) == []

@@ -17,7 +17,7 @@ from courtroom.judges.anthropic_backend import AnthropicBackend
 from courtroom.judges.base import Backend
 from courtroom.judges.offline import OfflineBackend
 from courtroom.judges.vision import ClaudeVision, for_audit
-from courtroom.usage import Usage
+from courtroom.models import Usage
 
 from .conftest import SECRET, Sleeps
 

@@ -18,6 +18,7 @@ from courtroom.models import (
     Target,
     Verdict,
 )
+from courtroom.problems import Problem
 from courtroom.render.brief import top_fixes, verdict_line
 from courtroom.render.digest import build_view, remediation_items
 from courtroom.render.markdown import render_check_run, render_comment, render_report
@@ -58,7 +59,7 @@ def _verdict(
     *,
     pdf: str | None = "report.pdf",
     extra: Sequence[Evidence] = (),
-    errors: Sequence[str] = (),
+    problems: Sequence[Problem] = (),
 ) -> Verdict:
     pool = {e.id: e for e in (CODE, NO_PDF, *extra)}
     overall = round(sum(c.final_score for c in criteria) / len(criteria), 2)
@@ -70,7 +71,7 @@ def _verdict(
         conclusion=conclusion,
         evidences=pool,
         criteria=list(criteria),
-        errors=list(errors),
+        problems=list(problems),
     )
 
 
@@ -100,7 +101,8 @@ def test_success_with_strong_criteria_needs_no_warning() -> None:
 def test_neutral_names_what_left_the_audit_unsettled() -> None:
     fell_back = _criterion("graph", (4, 4, 4))
     fell_back.opinions[2] = make_opinion("TechLead", "graph", 3, fallback=True)
-    line = _line(_verdict([fell_back], "neutral", errors=["detective report failed: boom"]))
+    crashed = Problem(kind="detective_error", source="report", message="failed: boom")
+    line = _line(_verdict([fell_back], "neutral", problems=[crashed]))
     assert line.startswith("Neither pass nor fail, because a judge could not answer on Graph")
     assert "1 problem(s) during the audit, listed below" in line
     assert "GitHub lets a neutral check pass" in line
@@ -119,16 +121,24 @@ def test_failure_says_which_gate_failed() -> None:
     crashed = _verdict(
         [_criterion("a", (4, 4, 4))],
         "failure",
-        errors=["detective security failed after 3 attempts: boom"],
+        problems=[Problem(kind="scan_gap", location=".", message="no result from security")],
     )
     assert "the security scan did not cover the whole repository" in _line(crashed)
     capped = make_verdict()  # a confirmed shell injection capped one criterion
     assert "a confirmed security problem capped Safe Tool Engineering (2/5)" in _line(capped)
 
 
+def test_a_gate_reason_is_read_from_the_typed_problem_not_its_line() -> None:
+    below = Problem(kind="gate", criterion="a", message="a scored 2, under its minimum 3")
+    line = _line(_verdict([_criterion("a", (2, 2, 2))], "failure", problems=[below]))
+    assert "a criterion is under its own minimum (a scored 2, under its minimum 3)" in line
+    assert "under the required minimum" not in line
+
+
 def test_failure_for_settings_it_could_not_know_says_so_not_fail_below() -> None:
-    line = _line(_verdict([_criterion("a", (4, 4, 4))], "failure", errors=[
-        f"{UNKNOWN_SETTINGS}: the base commit 0123456789ab is not in the checkout, and ..."]))
+    unknown = Problem(kind="settings_unknown", message=f"{UNKNOWN_SETTINGS}: the base commit "
+                      "0123456789ab is not in the checkout, and ...")
+    line = _line(_verdict([_criterion("a", (4, 4, 4))], "failure", problems=[unknown]))
     assert "could not be read from its base, so the gate fails closed" in line
     assert "under the required minimum" not in line
 

@@ -149,6 +149,15 @@ def _summary(report: SecurityReport) -> list[Evidence]:
     return out
 
 
+def scan(ws: Workspace) -> SecurityReport | None:
+    """The workspace's security scan, run once however many detectives ask for it (the
+    rubric's security checks read it too); None when there is no Python file to scan."""
+    def build() -> SecurityReport | None:
+        index = examined(ws, source_index(ws))
+        return build_report(index) if index.files or index.unexamined else None
+    return ws.memo("security_scan", build)
+
+
 @detective(NAME, produces=declares(REPO, {
     SECURITY_TAG: "a confirmed security finding: attacker data reaches a sink (caps the score)",
     "security_unconfirmed": "a finding with constant input, in test code, or advisory only",
@@ -158,11 +167,10 @@ def _summary(report: SecurityReport) -> list[Evidence]:
 }))
 def security(case: Case) -> list[Evidence]:
     """Security findings with path:line, CWE, severity and confirmed/unconfirmed status."""
-    index = examined(case.workspace, source_index(case.workspace))
-    if not index.files and not index.unexamined:
+    report = scan(case.workspace)
+    if report is None:
         return [make(NAME, "Security scan of Python sources", False, ".",
                      "No readable Python file to scan.", 0.9, (REPO, "tools", "missing"))]
-    report = build_report(index)
     case.workspace.memo(_MEMO, lambda: report)
     confirmed = [_evidence(f) for f in report.findings if f.confirmed]
     hints = [_evidence(f) for f in sorted(report.findings, key=lambda f: f.in_test)

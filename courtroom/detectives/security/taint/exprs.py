@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 
 from courtroom.detectives.parsing import Node, string_value
-from courtroom.detectives.security.taint import operators
+from courtroom.detectives.security.taint import library, operators
 from courtroom.detectives.security.taint.frame import Frame
 from courtroom.detectives.security.taint.operators import fold
 from courtroom.detectives.security.taint.program import (
@@ -151,6 +151,8 @@ def attribute(frame: Frame, node: Node) -> Val:
     if "request" in base.flags:
         if attr == "path" and frame.route_path is not None:
             return const(frame.route_path)  # a route without variable parts matches one path
+        if attr not in library.REQUEST_DATA:
+            return CLEAN  # the server's: the method, the authenticated user, the session
         return tainted(ALL, frame.at(node, f"reads request data ({frame.text(node)})"))
     if base.ref is not None:
         return frame.engine.qualified(f"{base.ref}.{attr}", frame.at(node, frame.text(node)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from courtroom.detectives.security.taint.spec import FRAMEWORKS
 from courtroom.detectives.security.taint.values import (
     ALL,
     CLEAN,
@@ -139,9 +140,11 @@ CLEAN_METHODS = frozenset({
     "isidentifier", "isspace", "islower", "isupper", "find", "rfind", "index", "rindex",
     "count", "hexdigest", "digest", "exists", "is_file", "is_dir",
 })
-#: Web request objects (the attacker's input as a whole).
-REQUESTS = frozenset({"flask.request", "quart.request", "bottle.request",
-                      "werkzeug.wrappers.Request", "sanic.request"})
+#: Web request objects (the attacker's input as a whole), from the framework specs.
+REQUESTS = frozenset(o for f in FRAMEWORKS for o in f.request.objects)
+#: Attributes and methods of a request object that carry attacker data; the others (its
+#: method, its authenticated user, its session) are the server's.
+REQUEST_DATA = frozenset(d for f in FRAMEWORKS for d in f.request.data)
 #: Calls whose result is local input (argv, environment, stdin, model output).
 LOCAL_SOURCES = frozenset({"input", "raw_input", "os.getenv", "os.environ.get",
                            "sys.stdin.read", "sys.stdin.readline", "getpass.getpass"})
@@ -150,10 +153,6 @@ LOCAL_ATTRS = frozenset({"sys.argv", "os.environ", "sys.stdin"})
 LOCAL_METHODS = frozenset({"parse_args", "parse_known_args", "invoke", "ainvoke",
                            "read", "read_text", "read_bytes", "readline", "readlines",
                            "recv", "recvfrom"})
-#: Decorator names that expose a function on the web (its parameters are request data and
-#: its return value is the response body).
-ROUTES = frozenset({"route", "get", "post", "put", "patch", "delete", "api_route",
-                    "websocket", "view_config"})
 #: Decorators that wrap a function without exposing it to outside callers.
 BENIGN = frozenset({"lru_cache", "cache", "cached_property", "staticmethod", "classmethod",
                     "property", "wraps", "overload", "override", "abstractmethod",
@@ -161,9 +160,10 @@ BENIGN = frozenset({"lru_cache", "cache", "cached_property", "staticmethod", "cl
                     "fixture", "mark", "parametrize", "deprecated", "total_ordering",
                     "singledispatch", "register", "retry", "validator", "field_validator",
                     "model_validator", "root_validator", "timeout"})
-#: Calls that register a function (by name) as an entry point fed outside data.
-REGISTRARS = frozenset({"add_node", "add_url_rule", "add_api_route", "add_route",
-                        "from_function", "register_tool", "Tool", "StructuredTool"})
+#: Calls that register a function (by name) as an entry point fed local data (a model's
+#: tool, a graph node); the web frameworks' registrars are in their specs.
+REGISTRARS = frozenset({"add_node", "from_function", "register_tool", "Tool",
+                        "StructuredTool"})
 #: Sources that attack everything but local paths.
 LOCAL_KINDS = LOCAL
 #: Sink kinds checked for a (text) value that reaches a file's contents (not used as a path).

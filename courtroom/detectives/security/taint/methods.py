@@ -36,7 +36,8 @@ def call(frame: Frame, node: Node, obj: Node | None, receiver: Val, method: str,
     """A method on a value of unknown type: containers, strings, paths, sinks, sources."""
     positional, keywords = args
     if "request" in receiver.flags:
-        return tainted(ALL, frame.at(node, f"reads request data ({frame.text(node)})"))
+        return tainted(ALL, frame.at(node, f"reads request data ({frame.text(node)})")) \
+            if method in library.REQUEST_DATA else CLEAN
     updated = _mutate(receiver, method, positional)
     if updated is not None and obj is not None:
         frame.bind(obj, updated[0])
