@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Set
 from pathlib import Path
 
+from courtroom.checks import criterion_tag
 from courtroom.detectives import coverage, remand
 from courtroom.detectives.base import CONTRACT, PROFILES, Produces
 from courtroom.detectives.common import IMAGES, PDF, REPO
@@ -51,8 +52,8 @@ def is_general(detective_name: str) -> bool:
 def check_rubric(rubric: Rubric, source: str = "rubric",
                  declared: Mapping[str, Set[str]] | None = None) -> None:
     """Raise RubricError, one line, on an unknown profile or an ``evidence_tags`` entry no
-    detective the rubric runs produces. ``declared`` adds, per criterion id, tags its own
-    checks produce (``criterion:<id>`` for a criterion with declarative checks)."""
+    detective the rubric runs produces. A criterion with declarative checks may name its
+    own ``criterion:<id>``; ``declared`` adds further tags per criterion id."""
     profile = rubric.rubric_metadata.profile
     if profile is not None and profile not in profiles():
         known = ", ".join(sorted(profiles())) or "none"
@@ -61,7 +62,8 @@ def check_rubric(rubric: Rubric, source: str = "rubric",
     tags = produced(profile)
     extra = declared or {}
     for i, dim in enumerate(rubric.dimensions):
-        mine = tags | set(extra.get(dim.id, ()))
+        own = {criterion_tag(dim.id)} if dim.checks else set()
+        mine = tags | own | set(extra.get(dim.id, ()))
         for tag in dim.evidence_tags or ():
             if tag not in mine:
                 raise RubricError(f"{source}: dimensions[{i}]({dim.id}).evidence_tags: "

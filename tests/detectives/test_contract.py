@@ -117,6 +117,12 @@ def test_a_criterions_own_checks_declare_its_criterion_tag() -> None:
     check_rubric(pinned, declared={"pinned": {"criterion:pinned"}})
     with pytest.raises(RubricError, match="'criterion:pinned'"):
         check_rubric(pinned, declared={"other": {"criterion:pinned"}})
+    lock = {"kind": "path", "meaning": "a lock file", "glob": "requirements.txt"}
+    check_rubric(parse_rubric(json.dumps({
+        "rubric_metadata": {"rubric_name": "PR gate"},
+        "dimensions": [{"id": "pinned", "name": "Pinned", "target_artifact": "github_repo",
+                        "forensic_instruction": "Look.", "checks": [lock],
+                        "evidence_tags": ["criterion:pinned", "dependencies"]}]})))
 
 
 def test_the_profile_covers_its_own_criteria_left_untagged(tmp_path: Path) -> None:
@@ -132,3 +138,12 @@ def test_the_profile_covers_its_own_criteria_left_untagged(tmp_path: Path) -> No
     with pytest.raises(RubricError, match=r"r\.json: dimensions"):
         load_checked(path)
     assert load_checked(default_rubric_path()).rubric_metadata.profile == AUTOMATON_AUDITOR
+
+
+def test_the_documented_team_rubric_holds_to_the_contract() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "rubrics.md").read_text(encoding="utf-8")
+    block = doc.split("## A team's own rubric", 1)[1].split("```json\n", 1)[1].split("```")[0]
+    team = parse_rubric(block, "docs/rubrics.md")
+    check_rubric(team, "docs/rubrics.md")
+    assert team.rubric_metadata.profile is None
+    assert team.parameters.security_criteria == ["injection"]
