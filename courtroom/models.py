@@ -38,6 +38,8 @@ PROVIDERS: tuple[Provider, ...] = get_args(Provider)
 #: config file, the action input and ``AuditConfig`` all check.
 CONCURRENCY_RANGE: tuple[int, int] = (1, 64)
 Conclusion = Literal["success", "failure", "neutral"]
+#: What a rubric criterion judges: the repository, the PDF report's text, its images.
+TargetArtifact = Literal["github_repo", "pdf_report", "pdf_images"]
 #: Which way a fact points for the criteria it serves: it meets the success pattern
 #: ("supports"), it matches the failure pattern ("adverse"), or it is background ("context").
 #: Lenses credit only "supports"; an "adverse" fact is never credit, whatever ``found`` says.
@@ -89,6 +91,9 @@ class Evidence(BaseModel):
         description="supports: meets the success pattern; adverse: matches the failure "
         "pattern; context: neither. Not part of the id.",
     )
+    fix: str | None = Field(
+        default=None, description="The change that would cure an adverse fact, one sentence. "
+        "Not part of the id.")
 
     @classmethod
     def make(
@@ -103,6 +108,7 @@ class Evidence(BaseModel):
         content: str | None = None,
         tags: list[str] | tuple[str, ...] = (),
         direction: Direction = "context",
+        fix: str | None = None,
     ) -> Evidence:
         """Build an evidence item with its derived id."""
         return cls(
@@ -116,6 +122,7 @@ class Evidence(BaseModel):
             tags=sorted(set(tags)),
             detective=detective,
             direction=direction,
+            fix=fix,
         )
 
 
@@ -124,6 +131,8 @@ class CriterionResult(BaseModel):
 
     criterion_id: str
     name: str
+    #: What the rubric points the criterion at (None: a verdict from before it was kept).
+    artifact: TargetArtifact | None = None
     final_score: int = Field(ge=1, le=5)
     opinions: list[JudicialOpinion]
     dissent_summary: str | None = None

@@ -218,6 +218,7 @@ def _synthesise(
                 dim.id, dim.name, judged.court.opinions[dim.id], pool, rubric.parameters
             ))
             result = result.model_copy(update={"evidence_left_out": judged.left_out[dim.id],
+                                               "artifact": dim.target_artifact,
                                                "covered": is_covered(dim)})
             trace.event("synthesise", "rule", criterion_id=dim.id,
                         log=result.execution_log.model_dump(mode="json"))

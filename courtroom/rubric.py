@@ -5,15 +5,13 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from courtroom.checks import Check
 from courtroom.errors import RubricError
+from courtroom.models import TargetArtifact
 from courtroom.resources import default_rubric_path as default_rubric_path
-
-TargetArtifact = Literal["github_repo", "pdf_report", "pdf_images"]
 
 #: Evidence tags that make a criterion one the security cap may fire on.
 SECURITY_TAGS = frozenset({"security", "security_unconfirmed"})

@@ -36,7 +36,7 @@ def _scrub(text: str, roots: Iterable[str]) -> str:
 def _clean(evidence: Evidence, roots: list[str]) -> Evidence:
     """Strip any absolute checkout path a detective let slip (never show temp paths)."""
     fields = {"location": evidence.location, "content": evidence.content,
-              "rationale": evidence.rationale}
+              "rationale": evidence.rationale, "fix": evidence.fix}
     if not any(r in (v or "") for v in fields.values() for r in roots):
         return evidence
     return Evidence.make(
@@ -45,6 +45,7 @@ def _clean(evidence: Evidence, roots: list[str]) -> Evidence:
         rationale=_scrub(evidence.rationale, roots), confidence=evidence.confidence,
         content=_scrub(evidence.content, roots) if evidence.content is not None else None,
         tags=evidence.tags, direction=evidence.direction,
+        fix=_scrub(evidence.fix, roots) if evidence.fix is not None else None,
     )
 
 

@@ -16,6 +16,7 @@ from courtroom.models import (
     Evidence,
     RubricRef,
     Target,
+    TargetArtifact,
     Verdict,
 )
 from courtroom.problems import Problem
@@ -35,7 +36,8 @@ NO_PDF = make_evidence(
 
 
 def _criterion(
-    cid: str, scores: Sequence[int], *, fixes: Sequence[str] = (), about: Evidence = CODE
+    cid: str, scores: Sequence[int], *, fixes: Sequence[str] = (), about: Evidence = CODE,
+    artifact: TargetArtifact | None = None,
 ) -> CriterionResult:
     pool = {CODE.id: CODE, NO_PDF.id: NO_PDF}
     cites = [about.id] if about.found else ["NO_EVIDENCE"]
@@ -50,7 +52,7 @@ def _criterion(
         )
         for i, (judge, score) in enumerate(zip(JUDGES, scores, strict=True))
     ]
-    return make_criterion(cid, cid.replace("_", " ").title(), opinions, pool)
+    return make_criterion(cid, cid.replace("_", " ").title(), opinions, pool, artifact=artifact)
 
 
 def _verdict(
@@ -149,6 +151,7 @@ def test_no_pdf_given_reads_as_such_not_as_an_unreadable_pdf() -> None:
         (1, 1, 1),
         fixes=["Make the PDF report readable by the tools."],
         about=NO_PDF,
+        artifact="pdf_report",
     )
     verdict = _verdict(
         [report_criterion, _criterion("graph", (3, 3, 3), fixes=["Add an error edge."])],
@@ -190,18 +193,24 @@ def test_fixes_come_from_the_most_score_relevant_criteria() -> None:
 
 
 def test_only_criteria_about_the_missing_pdf_are_marked() -> None:
-    said = _criterion("theoretical_depth", (1, 1, 1))
-    for opinion in said.opinions:
+    report = _criterion("theoretical_depth", (1, 1, 1), artifact="pdf_report")
+    images = _criterion("diagrams", (1, 1, 1), artifact="pdf_images")
+    code = _criterion("graph", (2, 2, 2), artifact="github_repo")
+    for opinion in code.opinions:  # the judges' words never decide what a criterion is about
         opinion.argument = "No PDF was provided with the submission, so nothing explains it."
-    code = _criterion("graph", (2, 2, 2))
-    for opinion in code.opinions:
-        opinion.argument = "No report of errors is given when a node fails."
-    view = build_view(_verdict([said, code], "success", pdf=None))
+    view = build_view(_verdict([report, images, code], "success", pdf=None))
+    assert [c.no_pdf for c in view.criteria] == [True, True, False]
+    given = build_view(_verdict([report, images, code], "success")).criteria
+    assert [c.no_pdf for c in given] == [False, False, False]
+
+
+def test_a_verdict_without_artifacts_marks_the_criteria_citing_the_missing_pdf() -> None:
+    cites = _criterion("theoretical_depth", (1, 1, 1))
+    for opinion in cites.opinions:
+        opinion.cited_evidence = [NO_PDF.id]
+    silent = _criterion("graph", (2, 2, 2))
+    view = build_view(_verdict([cites, silent], "success", pdf=None))
     assert [c.no_pdf for c in view.criteria] == [True, False]
-    assert [c.no_pdf for c in build_view(_verdict([said, code], "success")).criteria] == [
-        False,
-        False,
-    ]
 
 
 def test_remediation_splits_into_fixes_without_losing_markup() -> None:
@@ -215,7 +224,8 @@ def test_remediation_splits_into_fixes_without_losing_markup() -> None:
 
 def test_one_fix_that_lifts_several_criteria_ranks_above_one_that_lifts_one() -> None:
     code = _criterion("judges", (1, 1, 1), fixes=["Add persona prompts."])
-    report_criteria = [_criterion(f"pdf_{n}", (1, 1, 1), about=NO_PDF) for n in range(3)]
+    report_criteria = [_criterion(f"pdf_{n}", (1, 1, 1), about=NO_PDF,
+                                  artifact="pdf_report") for n in range(3)]
     fixes = top_fixes(build_view(_verdict([code, *report_criteria], "success", pdf=None)))
     assert [f.text for f in fixes] == [
         "Add the PDF report to the submission: none was given, and these criteria judge it.",

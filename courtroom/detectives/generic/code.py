@@ -39,13 +39,13 @@ def function_size(case: Case) -> list[Evidence]:
                      f"lines and {MAX_BRANCHES} branches.", 0.9, (REPO, SIZE_TAG),
                      direction="supports" if counted else "context")]
     out = [make("function_size", "Function over the size bound", True, f.location,
-                f"{f.name} has {f.lines} lines (bound {MAX_LINES}). Fix: split {f.name} "
-                "along a seam.", 0.9, (REPO, SIZE_TAG), content=f"{f.name}: {f.lines} lines",
-                direction="adverse") for f in long[:MAX_LISTED]]
+                f"{f.name} has {f.lines} lines (bound {MAX_LINES}).", 0.9, (REPO, SIZE_TAG),
+                content=f"{f.name}: {f.lines} lines", direction="adverse",
+                fix=f"split {f.name} along a seam.") for f in long[:MAX_LISTED]]
     out += [make("function_size", "Function over the branch bound", True, f.location,
-                 f"{f.name} has {f.branches} branches (bound {MAX_BRANCHES}). Fix: split "
-                 f"{f.name} or replace branches with a table.", 0.85, (REPO, SIZE_TAG),
-                 content=f"{f.name}: {f.branches} branches", direction="adverse")
+                 f"{f.name} has {f.branches} branches (bound {MAX_BRANCHES}).", 0.85,
+                 (REPO, SIZE_TAG), content=f"{f.name}: {f.branches} branches",
+                 direction="adverse", fix=f"split {f.name} or replace branches with a table.")
             for f in branchy[:MAX_LISTED]]
     return out
 
@@ -87,9 +87,9 @@ def exceptions(case: Case) -> list[Evidence]:
         if bare and silent:
             why += ", and its body only passes"
         out.append(make("exceptions", f"Exception handler {what}", True, sf.loc(node),
-                        f"{why}. Fix: catch the exceptions you expect and log or re-raise "
-                        "the rest.", 0.9, (REPO, EXCEPTIONS_TAG),
-                        content=one_line(sf.text(node), 120), direction="adverse"))
+                        f"{why}.", 0.9, (REPO, EXCEPTIONS_TAG),
+                        content=one_line(sf.text(node), 120), direction="adverse",
+                        fix="catch the exceptions you expect and log or re-raise the rest."))
     return out
 
 
@@ -107,9 +107,9 @@ def logging_use(case: Case) -> list[Evidence]:
             found.append((f"{sf.path}:{at}", lines[at - 1].strip()))
     if not found:
         return [make("logging", "Logging used", False, ".", f"None of {len(files)} Python "
-                     "file(s) outside tests imports logging, structlog or loguru. Fix: log "
-                     "through the logging module.", 0.8, (REPO, LOGGING_TAG),
-                     direction="adverse" if files else "context")]
+                     "file(s) outside tests imports logging, structlog or loguru.", 0.8,
+                     (REPO, LOGGING_TAG), direction="adverse" if files else "context",
+                     fix="log through the logging module.")]
     return [make("logging", "Logging used", True, where, f"{where.split(':')[0]} imports a "
                  f"logging library ({len(found)} of {len(files)} file(s) do).", 0.85,
                  (REPO, LOGGING_TAG), content=one_line(line, 120), direction="supports")

@@ -87,8 +87,8 @@ def _poetry_spec(value: object) -> str:
 def _unpinned(rel: str, specs: list[tuple[int, str]]) -> list[Evidence]:
     return [make(NAME, "Unpinned dependency", True, f"{rel}:{number}",
                  f"{one_line(spec, 80)} allows more than one version, so two installs can "
-                 "differ. Fix: pin an exact version (==) or install from a lock file.", 0.9,
-                 (REPO, TAG), content=one_line(spec, 120), direction="adverse")
+                 "differ.", 0.9, (REPO, TAG), content=one_line(spec, 120), direction="adverse",
+                 fix="pin an exact version (==) or install from a lock file.")
             for number, spec in specs if not pinned(spec)][:MAX_UNPINNED]
 
 

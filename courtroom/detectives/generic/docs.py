@@ -64,8 +64,9 @@ def readme(case: Case) -> list[Evidence]:
     text = case.workspace.read_text(rel) if rel else None
     if rel is None or text is None:
         return [make("readme", "README present", False, ".", "No README at the root of the "
-                     "tree. Fix: add a README.md saying what the project is, how to install "
-                     "it and how to use it.", 0.95, (REPO, README_TAG), direction="adverse")]
+                     "tree.", 0.95, (REPO, README_TAG), direction="adverse",
+                     fix="add a README.md saying what the project is, how to install it and "
+                     "how to use it.")]
     found = headings(text)
     out = [make("readme", "README present", True, f"{rel}:1",
                 f"{rel} has {len(text.splitlines())} lines and {len(found)} section(s).", 0.95,
@@ -80,8 +81,8 @@ def readme(case: Case) -> list[Evidence]:
                             direction="supports"))
         elif kind in ("installation", "usage"):
             out.append(make("readme", f"README section: {kind}", False, f"{rel}:1",
-                            f"No heading of {rel} reads as a {kind} section. Fix: add one.",
-                            0.7, (REPO, README_TAG), direction="adverse"))
+                            f"No heading of {rel} reads as a {kind} section.",
+                            0.7, (REPO, README_TAG), direction="adverse", fix="add one."))
     return out
 
 
@@ -112,5 +113,5 @@ def licence(case: Case) -> list[Evidence]:
                          "root.", 0.75, (REPO, LICENSE_TAG), content=key.group(1),
                          direction="supports")]
     return [make("licence", "Licence present", False, ".", "No LICENSE, LICENCE or COPYING "
-                 "file at the root and no licence in pyproject.toml. Fix: add a LICENSE "
-                 "file.", 0.9, (REPO, LICENSE_TAG), direction="adverse")]
+                 "file at the root and no licence in pyproject.toml.", 0.9, (REPO, LICENSE_TAG),
+                 direction="adverse", fix="add a LICENSE file.")]

@@ -29,15 +29,18 @@ _ENV_EXAMPLES = re.compile(r"\.(example|sample|template|dist|defaults?)$")
 #: Files read for token shapes (Python is read by the security scan's rule).
 MAX_FILES = 5_000
 MAX_LISTED = 20
+#: The remedy of a committed secret, wherever it was found.
+ROTATE = "remove it, rotate it, and read it from the environment or a secret store."
 
 
 def _env_files(files: list[str]) -> list[Evidence]:
     envs = [rel for rel in files if re.fullmatch(r"\.env(\.[\w.-]+)?", rel.rsplit("/", 1)[-1])
             and not _ENV_EXAMPLES.search(rel)]
     return [make(NAME, "Committed environment file", True, rel, f"{rel} is committed; such "
-                 "files usually hold the deployment's secrets. Fix: remove it from the "
-                 "history, rotate what it held, and commit a .env.example instead.", 0.8,
-                 (REPO, TAG), content=rel, direction="adverse") for rel in envs]
+                 "files usually hold the deployment's secrets.", 0.8,
+                 (REPO, TAG), content=rel, direction="adverse",
+                 fix="remove it from the history, rotate what it held, and commit a "
+                 ".env.example instead.") for rel in envs]
 
 
 def _token_facts(case: Case, files: list[str]) -> list[Evidence]:
@@ -50,10 +53,9 @@ def _token_facts(case: Case, files: list[str]) -> list[Evidence]:
                 if token is None:
                     continue
                 out.append(make(NAME, "Committed secret", True, f"{rel}:{number}",
-                                f"Text shaped like {what} ({len(token.group(0))} characters). "
-                                "Fix: remove it, rotate it, and read it from the environment "
-                                "or a secret store.", 0.85, (REPO, TAG),
-                                content=f"{what} in {rel}", direction="adverse"))
+                                f"Text shaped like {what} ({len(token.group(0))} characters).",
+                                0.85, (REPO, TAG), content=f"{what} in {rel}",
+                                direction="adverse", fix=ROTATE))
                 break
         if len(out) >= MAX_LISTED:
             break
@@ -69,9 +71,8 @@ def secrets(case: Case) -> list[Evidence]:
     out = _env_files(files)
     for sf in source_index(case.workspace).files:
         out += [make(NAME, "Committed secret", True, sf.loc(hit.node),
-                     f"{hit.text} Fix: remove it, rotate it, and read it from the environment "
-                     "or a secret store.", 0.85, (REPO, TAG), content=f"CWE-{hit.cwe}",
-                     direction="adverse") for hit in hardcoded_secrets(sf)]
+                     hit.text, 0.85, (REPO, TAG), content=f"CWE-{hit.cwe}",
+                     direction="adverse", fix=ROTATE) for hit in hardcoded_secrets(sf)]
     out += _token_facts(case, files)
     if not out:
         return [make(NAME, "No committed secret", True, ".", f"No secret-shaped literal, "

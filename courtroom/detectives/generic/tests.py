@@ -26,9 +26,9 @@ def _untested(modules: list[str], tests: list[str]) -> tuple[int, list[Evidence]
     names = {rel.rsplit("/", 1)[-1] for rel in tests}
     missing = [m for m in modules if not _mirrored(m, names)]
     facts = [make(NAME, "Module without a test file named after it", True, rel,
-                  f"No test_{rel.rsplit('/', 1)[-1]} or *_test.py of that name in the tree. "
-                  f"Fix: add a test file for {rel}.", CONFIDENCE, (REPO, TAG), content=rel,
-                  direction="adverse") for rel in missing[:MAX_UNTESTED]]
+                  f"No test_{rel.rsplit('/', 1)[-1]} or *_test.py of that name in the tree.",
+                  CONFIDENCE, (REPO, TAG), content=rel, direction="adverse",
+                  fix=f"add a test file for {rel}.") for rel in missing[:MAX_UNTESTED]]
     return len(modules) - len(missing), facts
 
 
@@ -44,9 +44,9 @@ def suite(case: Case) -> list[Evidence]:
     if not functions:
         return [make(NAME, "Test functions present", False, ".",
                      f"No test function (def test*) in {len(files)} test file(s); "
-                     f"{len(modules)} module(s) have no test. Fix: add tests (pytest "
-                     "collects def test_* in test_*.py).", 0.9, (REPO, TAG),
-                     direction="adverse")]
+                     f"{len(modules)} module(s) have no test.", 0.9, (REPO, TAG),
+                     direction="adverse",
+                     fix="add tests (pytest collects def test_* in test_*.py).")]
     ratio = len(functions) / len(modules) if modules else float(len(functions))
     mirrored, untested = _untested(modules, files)
     return [

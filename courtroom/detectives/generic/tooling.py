@@ -47,8 +47,8 @@ def _ci_facts(ws: Workspace) -> list[Evidence]:
         return [make("ci", "CI configuration present", False, ".",
                      "No CI configuration (GitHub Actions workflows, GitLab CI, CircleCI, "
                      "Jenkins, Azure Pipelines, Travis, Bitbucket, Drone, Buildkite) in the "
-                     "tree. Fix: add a workflow that runs the tests.", 0.9, (REPO, CI_TAG),
-                     direction="adverse")]
+                     "tree.", 0.9, (REPO, CI_TAG), direction="adverse",
+                     fix="add a workflow that runs the tests.")]
     out = [make("ci", "CI configuration present", True, rel, f"{rel} configures a CI "
                 "system.", 0.95, (REPO, CI_TAG), content=rel, direction="supports")
            for rel in files]
@@ -103,7 +103,6 @@ def linters(case: Case) -> list[Evidence]:
             names = ", ".join(t for t, k in sorted(TOOLS.items()) if k == tag)
             out.append(make("linters", f"A {kind} configured", False, ".",
                             f"No {kind} configuration ({names}) in pyproject.toml, setup.cfg, "
-                            f"tox.ini, a pre-commit hook or its own file. Fix: configure "
-                            f"a {kind} and run it in CI.", 0.85, (REPO, tag),
-                            direction="adverse"))
+                            "tox.ini, a pre-commit hook or its own file.", 0.85, (REPO, tag),
+                            direction="adverse", fix=f"configure a {kind} and run it in CI."))
     return out

@@ -28,6 +28,7 @@ def test_secrets_in_code_config_and_env_files(tmp_path: Path, open_case: OpenCas
     shown = " ".join(f"{e.content} {e.rationale}" for e in facts)
     assert AWS not in shown and "hunter2" not in shown and "b3BlbnNzaA" not in shown
     assert "ghp_abcdefghijkl" not in shown
+    assert all(e.fix and "rotate" in e.fix and "Fix:" not in e.rationale for e in facts)
 
 
 def test_a_clean_tree_supports(tmp_path: Path, open_case: OpenCase) -> None:
