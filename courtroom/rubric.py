@@ -71,7 +71,8 @@ class SynthesisParameters(BaseModel):
     variance_threshold: int = Field(default=2, ge=0, le=4)
     security_keywords: list[str] = Field(default_factory=lambda: list(DEFAULT_KEYWORDS))
     #: The criteria the security cap may fire on (rule 4). A rubric lists extra ones here;
-    #: ``Rubric.parameters`` adds every criterion whose evidence_tags name a security tag.
+    #: ``Rubric.parameters`` adds every criterion whose evidence_tags name a security tag
+    #: or that holds a security check.
     #: None (a verdict recorded before the field existed): every criterion.
     security_criteria: list[str] | None = None
 
@@ -136,7 +137,8 @@ class Rubric(BaseModel):
         """The chief justice's parameters, defaults filled in."""
         raw = self.synthesis_rules.get("parameters")
         params = SynthesisParameters.model_validate(raw if isinstance(raw, dict) else {})
-        tagged = {d.id for d in self.dimensions if SECURITY_TAGS & set(d.evidence_tags or ())}
+        tagged = {d.id for d in self.dimensions if SECURITY_TAGS & set(d.evidence_tags or ())
+                  or any(c.kind == "security" for c in d.checks)}
         listed = set(params.security_criteria or ())
         return params.model_copy(update={"security_criteria": sorted(tagged | listed)})
 

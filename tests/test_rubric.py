@@ -81,9 +81,12 @@ def test_the_security_cap_is_for_criteria_about_security() -> None:
              "forensic_instruction": "Look.", "evidence_tags": tags}
             for ident, tags in (("pinned", ["git"]), ("injection", ["security"]),
                                 ("advisories", ["security_unconfirmed"]), ("secrets", None))]
+    dims.append({"id": "xss", "name": "XSS", "target_artifact": "github_repo",
+                 "forensic_instruction": "Look.",
+                 "checks": [{"kind": "security", "meaning": "XSS", "cwe": [79]}]})
     listed = {"parameters": {"security_criteria": ["secrets"]}}
     rubric = parse_rubric(json.dumps(minimal(dimensions=dims, synthesis_rules=listed)))
-    assert rubric.parameters.security_criteria == ["advisories", "injection", "secrets"]
+    assert rubric.parameters.security_criteria == ["advisories", "injection", "secrets", "xss"]
     assert parse_rubric(json.dumps(minimal())).parameters.security_criteria == []
 
 

@@ -14,7 +14,7 @@ from typing import Literal, TypeVar
 from courtroom.checks import CHECK_TAG, BaseCheck, criterion_tag
 from courtroom.detectives.base import Case, Produces
 from courtroom.detectives.common import REPO, make
-from courtroom.models import SECURITY_TAG, Evidence
+from courtroom.models import Evidence
 from courtroom.untrusted import one_line
 
 #: Most facts one check yields; its summary says how many there were in all.
@@ -29,12 +29,8 @@ C = TypeVar("C", bound=BaseCheck)
 def declared(kind: Literal["query", "path", "text", "count", "git", "security"]
              ) -> tuple[Produces, ...]:
     """The evidence contract of the detective running one kind of check."""
-    held = Produces(CHECK_TAG, REPO, f"a rubric's {kind} check held (or not), also tagged "
-                    "criterion:<id> for the criterion declaring it")
-    if kind != "security":
-        return (held,)
-    return (held, Produces(SECURITY_TAG, REPO, "a confirmed finding a security check with an "
-                           "adverse hit names: it may cap its criterion"))
+    return (Produces(CHECK_TAG, REPO, f"a rubric's {kind} check held (or not), also tagged "
+                     "criterion:<id> for the criterion declaring it"),)
 
 
 def checks_of(case: Case, kind: type[C]) -> list[tuple[str, C]]:
@@ -46,21 +42,27 @@ def checks_of(case: Case, kind: type[C]) -> list[tuple[str, C]]:
 def hit(name: str, criterion: str, check: BaseCheck, location: str, detail: str,
         extra_tags: tuple[str, ...] = ()) -> Evidence:
     """One thing the check found, at ``location``."""
+    fix = f"change it so that the check no longer finds {check.meaning!r}." \
+        if check.hit == "adverse" else None
     return make(name, check.meaning, True, location,
                 f"The rubric's {check.kind} check of criterion {criterion} found this: "
                 f"{one_line(detail, 200)}.", CONFIDENCE,
-                (CHECK_TAG, criterion_tag(criterion), *extra_tags, REPO),
-                content=f"{criterion}: {one_line(detail, 300)}", direction=check.direction(True))
+                (CHECK_TAG, criterion_tag(criterion), *extra_tags),
+                content=f"{criterion}: {one_line(detail, 300)}", direction=check.direction(True),
+                fix=fix)
 
 
-def miss(name: str, criterion: str, check: BaseCheck, detail: str, location: str = ".") -> Evidence:
-    """The fact that the check found nothing (or its number fell outside the bound)."""
+def miss(name: str, criterion: str, check: BaseCheck, detail: str, location: str = ".",
+         confidence: float = CONFIDENCE) -> Evidence:
+    """The fact that the check found nothing (or its number fell outside the bound);
+    ``confidence`` lower when part of the tree could not be read."""
     direction = check.direction(False)
+    fix = f"make the tree show {check.meaning!r}." if direction == "adverse" else None
     return make(name, f"Not found: {check.meaning}", direction == "supports", location,
                 f"The rubric's {check.kind} check of criterion {criterion} found nothing: "
-                f"{one_line(detail, 200)}.", CONFIDENCE,
-                (CHECK_TAG, criterion_tag(criterion), REPO),
-                content=f"{criterion}: {one_line(detail, 300)}", direction=direction)
+                f"{one_line(detail, 200)}.", confidence,
+                (CHECK_TAG, criterion_tag(criterion)),
+                content=f"{criterion}: {one_line(detail, 300)}", direction=direction, fix=fix)
 
 
 def capped(name: str, criterion: str, check: BaseCheck, found: list[tuple[str, str]],

@@ -26,7 +26,7 @@ def test_query_captures_are_located_facts_of_their_criterion(tmp_path: Path,
     facts = query_checks(case)
     assert [(e.location, e.direction, e.found) for e in facts] == [
         ("tests/test_a.py:1", "adverse", True)]
-    assert facts[0].tags == ["check", "criterion:no_eval", "github_repo"]
+    assert facts[0].tags == ["check", "criterion:no_eval"]
     assert "eval('1')" in (facts[0].content or "")
 
 
