@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from courtroom.detectives.base import Case, Produces, detective
+from courtroom.detectives.base import Case, declares, detective
 from courtroom.detectives.common import REPO, make
 from courtroom.diff import Hunk
 from courtroom.models import Evidence, location_path
@@ -34,8 +34,8 @@ def _fact(hunk: Hunk) -> Evidence:
                     update={"in_diff": bool(hunk.added)})
 
 
-@detective(NAME, produces=(Produces(DIFF_TAG, REPO, "a region the change under review "
-                                    "touches: path:start-end, lines added and removed"),))
+@detective(NAME, produces=declares(REPO, {DIFF_TAG: "a region the change under review "
+                                          "touches: path:start-end, lines added and removed"}))
 def changes(case: Case) -> list[Evidence]:
     """One fact per hunk of the change over its base (none without a base)."""
     if case.diff is None:
