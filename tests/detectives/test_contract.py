@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from builders import make_repo
 
+from courtroom import diff
 from courtroom.detectives import Case, open_workspace, run_detectives
 from courtroom.detectives.base import AUTOMATON_AUDITOR, CONTRACT, PROFILES, REGISTRY
 from courtroom.detectives.contract import (
@@ -65,7 +66,10 @@ def test_every_tag_a_fact_carries_is_declared_by_its_detective(tmp_path: Path) -
     seen: set[str] = set()
     for repo, pdf in cases:
         with open_workspace(str(repo), timeout=30) as ws:
-            case = Case(workspace=ws, pdf=pdf, pdf_display=pdf.name, dimensions=dims)
+            # The good submission is audited as a change over its previous commit (a diff).
+            change = diff.load(ws.root, "HEAD~1", ws.commit) if repo.name == "good" else None
+            case = Case(workspace=ws, pdf=pdf, pdf_display=pdf.name, dimensions=dims,
+                        diff=change)
             facts, _errors = run_detectives(case)
             facts += investigate(case, [EvidenceRequest(path="src/nowhere.py", question="?")])
         for fact in facts:
