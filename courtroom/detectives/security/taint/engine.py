@@ -18,11 +18,11 @@ from courtroom.detectives.security.taint.callee import (
     Callees,
     clean_key,
     joined,
-    parameters,
 )
 from courtroom.detectives.security.taint.entry import Entry, called_names, entry_points
 from courtroom.detectives.security.taint.frame import Args, Env, Frame
 from courtroom.detectives.security.taint.library import Sink
+from courtroom.detectives.security.taint.params import parameters
 from courtroom.detectives.security.taint.program import (
     ClassRef,
     Flow,
@@ -31,6 +31,7 @@ from courtroom.detectives.security.taint.program import (
     ModuleInfo,
     Program,
 )
+from courtroom.detectives.security.taint.state import Shared
 from courtroom.detectives.security.taint.values import (
     ALL,
     API,
@@ -42,6 +43,10 @@ from courtroom.detectives.security.taint.values import (
     tainted,
 )
 
+#: How many times every root is run while functions keep adding taint to shared state
+#: (a global or class attribute one function writes and another, run earlier, read).
+MAX_PASSES = 3
+
 
 class Engine:
     """The analysis of one repository; ``flows`` holds what it found."""
@@ -51,6 +56,7 @@ class Engine:
         self.files = files
         self.flows: dict[tuple[str, int, int, str], Flow] = {}
         self.callees = Callees()
+        self.shared = Shared()
         self._globals: dict[str, Env] = {}
         self._computing: set[str] = set()
         self._entries: dict[int, Entry] = {}
@@ -67,7 +73,17 @@ class Engine:
             self._entries.update(entry_points(sf, defs, call_nodes))
             self._called |= called_names(sf, call_nodes)
             functions.append((sf, defs))
-        self.callees.work += WORK_PER_FUNCTION * sum(len(defs) for _sf, defs in functions)
+        budget = self.callees.work + WORK_PER_FUNCTION * sum(len(defs) for _sf, defs in functions)
+        for _ in range(MAX_PASSES):
+            grown, self.callees.work = self.shared.grown, budget
+            self._pass(functions)
+            if self.shared.grown == grown:
+                break
+            self.callees.forget()  # results computed before the shared state grew
+        return self._finish()
+
+    def _pass(self, functions: list[tuple[SourceFile, list[Node]]]) -> None:
+        """Interpret every module and every function once, as roots."""
         for sf, defs in functions:
             try:
                 self.module_env(sf)
@@ -79,6 +95,9 @@ class Engine:
                 self.unfinished[sf.path] = "nested too deeply for the taint analysis"
                 self.callees.reset()
                 self._computing.clear()
+
+    def _finish(self) -> list[Flow]:
+        """The flows found, after saying which files' analysis stopped at a bound."""
         cuts = sorted(self.callees.cuts.values(), key=lambda f: (f.path, f.line, f.column))
         for path in dict.fromkeys(f.path for f in cuts):
             lines = ", ".join(str(f.line) for f in cuts if f.path == path)
@@ -184,6 +203,10 @@ class Engine:
     def bind(self, frame: Frame, target: Node | None, value: Val) -> None:
         """Assign a value to an assignment target."""
         stmts.bind(frame, target, value)
+
+    def invoke(self, frame: Frame, node: Node, callee: Val, args: Args) -> Val:
+        """Call a value (a function, a class, a library name) on evaluated arguments."""
+        return calls.invoke(frame, node, callee, args)
 
     def call_function(self, caller: Frame, node: Node, func: FuncRef, args: Args,
                       instance: Instance | None) -> Val:
