@@ -49,6 +49,9 @@ def _identity(obj: object, exact: bool) -> object:
     """An object as a memo key sees it: itself, or (not ``exact``) what kind of object it is."""
     if obj is None:
         return 0
+    if isinstance(obj, FuncRef):
+        # One function however many times its ``def`` or ``lambda`` was evaluated.
+        return (obj.sf.path, obj.node.id)
     if exact or not isinstance(obj, Instance | Bound):
         return id(obj)
     if isinstance(obj, Bound):

@@ -43,8 +43,9 @@ from courtroom.detectives.security.taint.values import (
     tainted,
 )
 
-#: How many times every root is run while functions keep adding taint to shared state
-#: (a global or class attribute one function writes and another, run earlier, read).
+#: How many times roots are run while functions keep adding taint to shared state (a
+#: global or class attribute one function writes and another, run earlier, read): the
+#: passes after the first run only the roots that name a variable whose taint grew.
 MAX_PASSES = 3
 
 
@@ -74,21 +75,28 @@ class Engine:
             self._called |= called_names(sf, call_nodes)
             functions.append((sf, defs))
         budget = self.callees.work + WORK_PER_FUNCTION * sum(len(defs) for _sf, defs in functions)
+        names: set[bytes] | None = None
         for _ in range(MAX_PASSES):
-            grown, self.callees.work = self.shared.grown, budget
-            self._pass(functions)
-            if self.shared.grown == grown:
+            self.shared.grown.clear()
+            self.callees.work = budget
+            self._pass(functions, names)
+            if not self.shared.grown:
                 break
+            names = {name.encode() for name in self.shared.grown}
             self.callees.forget()  # results computed before the shared state grew
         return self._finish()
 
-    def _pass(self, functions: list[tuple[SourceFile, list[Node]]]) -> None:
-        """Interpret every module and every function once, as roots."""
+    def _pass(self, functions: list[tuple[SourceFile, list[Node]]],
+              names: set[bytes] | None) -> None:
+        """Interpret every module and, as roots, every function (only those whose text
+        names one of ``names``, when given)."""
         for sf, defs in functions:
             try:
                 self.module_env(sf)
                 for node in defs:
-                    self._root(sf, node)
+                    text = sf.source[node.start_byte:node.end_byte]
+                    if names is None or any(name in text for name in names):
+                        self._root(sf, node)
             except RecursionError:
                 # Code nested deeper than the interpreter's stack: say so (the scan is
                 # incomplete) rather than lose every other file's findings.

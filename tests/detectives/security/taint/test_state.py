@@ -1,22 +1,26 @@
-"""Shared state: a write joins into what was there and counts only when it adds taint."""
+"""Shared state: a write joins into what was there and is noted only when it adds taint."""
 
 from __future__ import annotations
 
 from courtroom.detectives.parsing import parse_bytes
 from courtroom.detectives.security.taint.program import ClassRef, Program
 from courtroom.detectives.security.taint.state import Shared
-from courtroom.detectives.security.taint.values import SHELL, SQL, Val, const
+from courtroom.detectives.security.taint.values import API, SHELL, SQL, Val, const
 
 
-def test_a_write_joins_and_counts_only_new_taint() -> None:
+def test_a_write_joins_and_notes_only_new_taint() -> None:
     shared, cells = Shared(), {"g": const("ls")}
     shared.write(cells, "g", const("pwd"))
-    assert (cells["g"].known(), shared.grown) == (False, 0)
+    assert (cells["g"].known(), shared.grown) == (False, set())
     shared.write(cells, "g", Val(kinds=frozenset({SHELL})))
+    assert (cells["g"].kinds, shared.grown) == ({SHELL}, {"g"})
+    shared.grown.clear()
     shared.write(cells, "g", Val(kinds=frozenset({SHELL})))
-    assert (cells["g"].kinds, shared.grown) == ({SHELL}, 1)
+    shared.write(cells, "api", Val(kinds=frozenset({SQL}), flags=frozenset({API})))
+    assert shared.grown == set()
+    assert cells["api"].kinds == {SQL}
     shared.write(cells, "new", Val(kinds=frozenset({SQL})))
-    assert shared.grown == 2
+    assert shared.grown == {"new"}
 
 
 def test_each_class_has_its_own_attributes() -> None:
