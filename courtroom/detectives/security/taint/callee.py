@@ -136,11 +136,12 @@ class Callees:
         #: What a memoised call raises and does not catch itself, when it raises anything.
         self.raises: dict[Key, Val] = {}
 
-    def forget(self) -> None:
-        """Forget every result (the state they were computed from changed)."""
-        self.memo.clear()
-        self.pending.clear()
-        self.raises.clear()
+    def forget(self, functions: set[tuple[str, int]]) -> None:
+        """Forget the results of these functions, by (path, node id): the state they read
+        changed."""
+        for store in (self.memo, self.pending, self.raises):
+            for key in [k for k in store if (k[1], k[0]) in functions]:
+                del store[key]
 
     def reset(self) -> None:
         """Forget the calls in progress (an analysis was abandoned half way)."""

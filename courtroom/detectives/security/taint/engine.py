@@ -45,7 +45,8 @@ from courtroom.detectives.security.taint.values import (
 
 #: How many times roots are run while functions keep adding taint to shared state (a
 #: global or class attribute one function writes and another, run earlier, read): the
-#: passes after the first run only the roots that name a variable whose taint grew.
+#: passes after the first run again only the functions that name a variable whose taint
+#: grew, as roots and as callees (the others' memoised results stand).
 MAX_PASSES = 3
 
 
@@ -74,29 +75,29 @@ class Engine:
             self._entries.update(entry_points(sf, defs, call_nodes))
             self._called |= called_names(sf, call_nodes)
             functions.append((sf, defs))
-        budget = self.callees.work + WORK_PER_FUNCTION * sum(len(defs) for _sf, defs in functions)
-        names: set[bytes] | None = None
+        roots, base = functions, self.callees.work
         for _ in range(MAX_PASSES):
+            # Each pass may interpret as many calls as a first pass over its roots would.
+            self.callees.work = base + WORK_PER_FUNCTION * sum(len(d) for _sf, d in roots)
             self.shared.grown.clear()
-            self.callees.work = budget
-            self._pass(functions, names)
-            if not self.shared.grown:
-                break
-            names = {name.encode() for name in self.shared.grown}
-            self.callees.forget()  # results computed before the shared state grew
+            self._pass(roots)
+            if not self.shared.grown or self.callees.work <= 0:
+                break  # (a spent budget would only cut the calls of another pass)
+            names = [name.encode() for name in self.shared.grown]
+            roots = [(sf, [node for node in defs if any(
+                name in sf.source[node.start_byte:node.end_byte] for name in names)])
+                for sf, defs in functions]
+            # What those functions computed before the shared state grew is stale.
+            self.callees.forget({(sf.path, node.id) for sf, defs in roots for node in defs})
         return self._finish()
 
-    def _pass(self, functions: list[tuple[SourceFile, list[Node]]],
-              names: set[bytes] | None) -> None:
-        """Interpret every module and, as roots, every function (only those whose text
-        names one of ``names``, when given)."""
-        for sf, defs in functions:
+    def _pass(self, roots: list[tuple[SourceFile, list[Node]]]) -> None:
+        """Interpret every module and, as roots, the functions given."""
+        for sf, defs in roots:
             try:
                 self.module_env(sf)
                 for node in defs:
-                    text = sf.source[node.start_byte:node.end_byte]
-                    if names is None or any(name in text for name in names):
-                        self._root(sf, node)
+                    self._root(sf, node)
             except RecursionError:
                 # Code nested deeper than the interpreter's stack: say so (the scan is
                 # incomplete) rather than lose every other file's findings.
