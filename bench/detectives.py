@@ -47,6 +47,7 @@ from detectives.submissions import (  # noqa: E402
 
 from courtroom.detectives import Case, open_workspace, run_detectives  # noqa: E402
 from courtroom.detectives.report import pdf_read  # noqa: E402
+from courtroom.problems import error_lines  # noqa: E402
 from courtroom.trace import Trace  # noqa: E402
 
 MODULE = '''"""Generated module {i}: a helper with typical audit-tool code."""
@@ -152,7 +153,7 @@ def evidence_phase(repo: Path, pdf: Path | None) -> tuple[float, int, list[str]]
     LAST_TIMINGS.clear()
     LAST_TIMINGS.update({e["detective"]: e["seconds"] for e in trace.events
                          if e["stage"] == "detect" and e["event"] == "detective"})
-    return seconds, len(evidence), errors
+    return seconds, len(evidence), error_lines(errors)
 
 
 #: Seconds each detective took in the last evidence_phase run (from its trace).

@@ -25,6 +25,7 @@ from courtroom.models import (
     JudicialOpinion,
     PenaltyEvent,
 )
+from courtroom.problems import Problem
 from courtroom.rubric import SynthesisParameters
 
 
@@ -209,24 +210,21 @@ def overall_score(results: Sequence[CriterionResult]) -> float:
     return float(round_half_up(mean, 2))
 
 
-#: The start of the error line that fails the gate for a confirmed finding no criterion capped.
-UNJUDGED_FINDING = "conclusion failure: a confirmed security finding no criterion capped"
-
-
 def unjudged_findings(
     results: Sequence[CriterionResult], pool: Mapping[str, Evidence]
-) -> list[str]:
+) -> list[Problem]:
     """Confirmed security findings that no criterion's security override capped.
 
     A rubric with no criterion that judges security (or judges that never name the flaw)
-    must not let a confirmed vulnerability through the gate: one error line each, and the
+    must not let a confirmed vulnerability through the gate: one problem each, and the
     conclusion fails closed. Empty when an override fired (the gate fails already).
     """
     if any(r.security_override for r in results):
         return []
     confirmed = sorted((e for e in pool.values() if e.found and SECURITY_TAG in e.tags),
                        key=lambda e: (e.location, e.id))
-    return [f"{UNJUDGED_FINDING}: {e.location}: {e.goal}" for e in confirmed]
+    return [Problem(kind="unjudged_finding", location=e.location, message=e.goal)
+            for e in confirmed]
 
 
 def conclude(

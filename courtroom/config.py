@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,6 @@ from courtroom.detectives.repo.workspace import run_git
 from courtroom.models import (
     CONCURRENCY_RANGE,
     JUDGE_KINDS,
-    CriterionResult,
     JudgeKind,
     Provider,
     SettingsSource,
@@ -126,15 +125,6 @@ def user_cache_dir(env: Mapping[str, str] | None = None) -> Path:
     xdg = env.get("XDG_CACHE_HOME", "").strip()
     base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
     return base / "courtroom"
-
-
-def gate_failures(results: Sequence[CriterionResult], gate: Mapping[str, float]) -> list[str]:
-    """One line per criterion whose final score is under its own minimum in ``gate``."""
-    return [
-        f"gate: {r.criterion_id} scored {r.final_score}, under its minimum {gate[r.criterion_id]:g}"
-        for r in results
-        if r.criterion_id in gate and r.final_score < gate[r.criterion_id]
-    ]
 
 
 def choose_judges(flag: str | None, env: Mapping[str, str]) -> JudgeKind:

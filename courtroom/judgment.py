@@ -4,7 +4,7 @@
 pipeline reaches every verdict through it, and ``recompute`` runs it again, with the real
 chief justice, over a finished verdict's own opinions, evidence pool and recorded
 settings. What the rules cannot derive is taken as recorded: the court's path (a mistrial
-asks for re-evaluation), the ``errors`` lines (any of them leaves an otherwise clean audit
+asks for re-evaluation), the ``problems`` (any of them leaves an otherwise clean audit
 neutral), ``fail_below``, ``gate`` and ``fail_closed``, and the synthesis parameters the rubric gave
 (``settings.synthesis``; DESIGN §4 defaults for a verdict that predates the record, and
 the bundled rubric's own when the verdict names that rubric). So recomputing proves that
@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from courtroom import chief_justice
-from courtroom.config import gate_failures
 from courtroom.court.session import CourtOutcome
 from courtroom.detectives.common import SCAN_INCOMPLETE
 from courtroom.errors import SynthesisError
 from courtroom.models import Conclusion, CriterionResult, Evidence, Verdict
+from courtroom.problems import Problem, error_lines
 from courtroom.resources import default_rubric_path
 from courtroom.rubric import SynthesisParameters, load_rubric
 from courtroom.untrusted import one_line
@@ -38,10 +38,10 @@ class Ruling:
 
     overall: float
     conclusion: Conclusion
-    #: Lines that failed the conclusion beyond the chief justice's rules: settings that could
+    #: What failed the conclusion beyond the chief justice's rules: settings that could
     #: not be known, a criterion under its own ``gate`` minimum, a confirmed finding no
     #: criterion capped.
-    failures: list[str]
+    failures: list[Problem]
 
 
 def conclude_verdict(
@@ -59,17 +59,28 @@ def conclude_verdict(
         results, overall, fail_below=fail_below, incomplete=incomplete,
         scan_incomplete=any(SCAN_INCOMPLETE in e.tags for e in pool.values()),
     )
-    failures = [*fail_closed, *gate_failures(results, gate),
-                *chief_justice.unjudged_findings(results, pool)]
+    # ``fail_closed`` holds the settings' own lines: why they could not be known.
+    failures = [*(Problem(kind="settings_unknown", message=line) for line in fail_closed),
+                *gate_failures(results, gate), *chief_justice.unjudged_findings(results, pool)]
     return Ruling(overall, "failure" if failures else conclusion, failures)
 
 
-def unscanned_lines(pool: Mapping[str, Evidence]) -> list[str]:
-    """One ``errors`` line per fact saying the security scan missed part of the tree."""
-    unscanned = sorted((e for e in pool.values() if SCAN_INCOMPLETE in e.tags),
-                       key=lambda e: (e.location, e.id))
-    return [f"conclusion failure: the security scan did not cover the whole repository "
-            f"({e.location}: {one_line(e.rationale, 240)})" for e in unscanned]
+def gate_failures(results: Sequence[CriterionResult], gate: Mapping[str, float]) -> list[Problem]:
+    """One problem per criterion whose final score is under its own minimum in ``gate``."""
+    return [
+        Problem(kind="gate", criterion=r.criterion_id, message=f"{r.criterion_id} scored "
+                f"{r.final_score}, under its minimum {gate[r.criterion_id]:g}")
+        for r in results
+        if r.criterion_id in gate and r.final_score < gate[r.criterion_id]
+    ]
+
+
+def unscanned(pool: Mapping[str, Evidence]) -> list[Problem]:
+    """One problem per fact saying the security scan missed part of the tree."""
+    facts = sorted((e for e in pool.values() if SCAN_INCOMPLETE in e.tags),
+                   key=lambda e: (e.location, e.id))
+    return [Problem(kind="scan_gap", location=e.location, message=one_line(e.rationale, 240))
+            for e in facts]
 
 
 class _Recorded(BaseModel):
@@ -110,8 +121,9 @@ def recompute(verdict: Verdict) -> list[str]:
                               gate=recorded.gate, incomplete=bool(verdict.errors),
                               fail_closed=recorded.fail_closed)
     # The lines that fail the gate closed follow from the content: dropping one must not
-    # pass (other lines, a PDF that could not be read, say, are taken as recorded).
-    derived = [*unscanned_lines(verdict.evidences), *ruling.failures]
+    # pass (other lines, a PDF that could not be read, say, are taken as recorded). The
+    # ``errors`` lines are compared, so a verdict from before ``problems`` is checked too.
+    derived = error_lines([*unscanned(verdict.evidences), *ruling.failures])
     problems.extend(f"errors: the line {line[:160]!r} follows from the verdict's own content "
                     "but is missing" for line in derived if line not in verdict.errors)
     if verdict.overall_score != ruling.overall:

@@ -10,17 +10,27 @@ import re
 import uuid
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from courtroom.findings import SecurityReport
-
-JudgeName = Literal["Prosecutor", "Defense", "TechLead"]
+from courtroom.opinions import FALLBACK_ARGUMENT as FALLBACK_ARGUMENT
+from courtroom.opinions import JUDGES as JUDGES
+from courtroom.opinions import CourtRecord as CourtRecord
+from courtroom.opinions import EvidenceGap as EvidenceGap
+from courtroom.opinions import EvidenceRequest as EvidenceRequest
+from courtroom.opinions import ExecutionLog as ExecutionLog
+from courtroom.opinions import HearingRound as HearingRound
+from courtroom.opinions import JudgeName as JudgeName
+from courtroom.opinions import JudicialOpinion as JudicialOpinion
+from courtroom.opinions import MistrialReason as MistrialReason
+from courtroom.opinions import PenaltyEvent as PenaltyEvent
+from courtroom.opinions import opinion_id as opinion_id
+from courtroom.problems import Problem, error_lines
 
 #: The judge benches ``--judges`` offers; a new backend adds its kind here (the CLI, the
 #: config file and ``config.choose_judges`` all read ``JUDGE_KINDS``).
 JudgeKind = Literal["offline", "anthropic"]
 JUDGE_KINDS: tuple[JudgeKind, ...] = get_args(JudgeKind)
-JUDGES: tuple[JudgeName, ...] = ("Prosecutor", "Defense", "TechLead")
 #: Where Claude is served from; the flag, the config file and the action input read PROVIDERS.
 Provider = Literal["anthropic", "bedrock", "vertex"]
 PROVIDERS: tuple[Provider, ...] = get_args(Provider)
@@ -28,7 +38,8 @@ PROVIDERS: tuple[Provider, ...] = get_args(Provider)
 #: config file, the action input and ``AuditConfig`` all check.
 CONCURRENCY_RANGE: tuple[int, int] = (1, 64)
 Conclusion = Literal["success", "failure", "neutral"]
-MistrialReason = Literal["time_exhausted", "deliberation_exhausted", "judge_declared"]
+#: What a rubric criterion judges: the repository, the PDF report's text, its images.
+TargetArtifact = Literal["github_repo", "pdf_report", "pdf_images"]
 #: Which way a fact points for the criteria it serves: it meets the success pattern
 #: ("supports"), it matches the failure pattern ("adverse"), or it is background ("context").
 #: Lenses credit only "supports"; an "adverse" fact is never credit, whatever ``found`` says.
@@ -44,7 +55,6 @@ NO_EVIDENCE = "NO_EVIDENCE"
 #: Fixed namespace so the same fact gets the same evidence id on every run and machine.
 EVIDENCE_NAMESPACE = uuid.UUID("24aa9a70-f0cb-58ce-9814-ef51f8694ac2")
 
-FALLBACK_ARGUMENT = "System Error: Judicial evaluation failed after retries."
 
 
 _LINE_SUFFIX = re.compile(r":\d+(?:-\d+)?$")
@@ -81,6 +91,9 @@ class Evidence(BaseModel):
         description="supports: meets the success pattern; adverse: matches the failure "
         "pattern; context: neither. Not part of the id.",
     )
+    fix: str | None = Field(
+        default=None, description="The change that would cure an adverse fact, one sentence. "
+        "Not part of the id.")
 
     @classmethod
     def make(
@@ -95,6 +108,7 @@ class Evidence(BaseModel):
         content: str | None = None,
         tags: list[str] | tuple[str, ...] = (),
         direction: Direction = "context",
+        fix: str | None = None,
     ) -> Evidence:
         """Build an evidence item with its derived id."""
         return cls(
@@ -108,107 +122,8 @@ class Evidence(BaseModel):
             tags=sorted(set(tags)),
             detective=detective,
             direction=direction,
+            fix=fix,
         )
-
-
-class EvidenceRequest(BaseModel):
-    """What a judge asks the detectives to look at again (court remand)."""
-
-    path: str | None = Field(default=None, description="A repo-relative file or folder.")
-    symbol: str | None = Field(default=None, description="A class, function or call name.")
-    question: str = Field(default="", description="What the judge needs to know.")
-
-
-class JudicialOpinion(BaseModel):
-    """One judge's opinion on one criterion."""
-
-    opinion_id: str = Field(description="Stable id of this opinion.")
-    judge: JudgeName
-    criterion_id: str
-    score: int = Field(ge=1, le=5)
-    argument: str
-    cited_evidence: list[str] = Field(default_factory=list, description="Evidence ids, as cited.")
-    charges: list[str] | None = None
-    mitigations: list[str] | None = None
-    remediation: str | None = None
-    fallback: bool = Field(default=False, description="True when the judge failed after retries.")
-    evidence_requests: list[EvidenceRequest] | None = Field(
-        default=None, description="What the judge needs to rule (triggers a remand)."
-    )
-
-    @classmethod
-    def fallback_for(cls, judge: JudgeName, criterion_id: str) -> JudicialOpinion:
-        """The fixed opinion of a judge that failed after its retries (DESIGN §4.1)."""
-        return cls(
-            opinion_id=opinion_id(judge, criterion_id, "fallback"),
-            judge=judge,
-            criterion_id=criterion_id,
-            score=3,
-            argument=FALLBACK_ARGUMENT,
-            cited_evidence=[],
-            fallback=True,
-        )
-
-
-def opinion_id(judge: str, criterion_id: str, salt: str) -> str:
-    """Derive a stable opinion id from its judge, criterion and a content digest."""
-    return str(uuid.uuid5(EVIDENCE_NAMESPACE, f"opinion\x1f{judge}\x1f{criterion_id}\x1f{salt}"))
-
-
-class PenaltyEvent(BaseModel):
-    """One fact-supremacy penalty the chief justice applied (DESIGN §4.2)."""
-
-    judge: JudgeName
-    opinion_id: str
-    invalid_ids: list[str] = Field(description="Cited ids not in the pool or with found=false.")
-    reason: str
-    score_before: int
-    score_after: int
-
-
-class ExecutionLog(BaseModel):
-    """How the chief justice reached a criterion's score (DESIGN §4.8)."""
-
-    criterion_id: str
-    raw_scores: dict[str, int]
-    weights: dict[str, float]
-    penalty_events: list[PenaltyEvent] = Field(default_factory=list)
-    override_triggered: bool = False
-    override_reason: str | None = None
-    final_float: float
-    final_int: int
-
-
-class HearingRound(BaseModel):
-    """The opinions of one round of a court hearing (round 0 is the first judgement)."""
-
-    round: int
-    stage: Literal["opening", "hearing", "remand"]
-    opinions: list[JudicialOpinion]
-    new_evidence: list[str] = Field(default_factory=list, description="Ids added by a remand.")
-
-
-class EvidenceGap(BaseModel):
-    """One thing a mistrial could not settle, for the Evidence Gap Brief."""
-
-    missing: str
-    raised_by: str
-    stage: str
-
-
-class CourtRecord(BaseModel):
-    """What the court phase did for a criterion (issue: court phase)."""
-
-    path: Literal["skipped", "plea", "hearing", "remand", "mistrial"] = "skipped"
-    rounds: list[HearingRound] = Field(default_factory=list)
-    remands: int = 0
-    handoffs: int = 0
-    extra_calls: int = 0
-    extra_tokens: int = 0
-    mistrial_reason: MistrialReason | None = None
-    prosecution_best_score: int | None = None
-    defense_challenges: list[str] = Field(default_factory=list)
-    gaps: list[EvidenceGap] = Field(default_factory=list)
 
 
 class CriterionResult(BaseModel):
@@ -216,6 +131,8 @@ class CriterionResult(BaseModel):
 
     criterion_id: str
     name: str
+    #: What the rubric points the criterion at (None: a verdict from before it was kept).
+    artifact: TargetArtifact | None = None
     final_score: int = Field(ge=1, le=5)
     opinions: list[JudicialOpinion]
     dissent_summary: str | None = None
@@ -290,6 +207,9 @@ class Verdict(BaseModel):
     conclusion: Conclusion
     evidences: dict[str, Evidence]
     criteria: list[CriterionResult]
+    #: Everything that went wrong, typed; ``errors`` are its lines (a verdict written
+    #: before ``problems`` existed has only ``errors``).
+    problems: list[Problem] = Field(default_factory=list)
     errors: list[str] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
     #: The effective settings the audit ran with and where each came from (no secrets).
@@ -298,3 +218,15 @@ class Verdict(BaseModel):
     security: SecurityReport | None = Field(
         default=None, description="The security scan: coverage, counts, every finding.")
     integrity: dict[str, object] | None = None
+
+    @model_validator(mode="after")
+    def _errors_follow_problems(self) -> Verdict:
+        # One source of truth: ``errors`` are derived from ``problems``, and a verdict whose
+        # lines were edited apart from its problems does not load.
+        if self.problems:
+            lines = error_lines(self.problems)
+            if not self.errors:
+                self.errors = lines
+            elif self.errors != lines:
+                raise ValueError("errors are not the lines of problems")
+        return self

@@ -26,7 +26,7 @@ from courtroom.judges.base import Backend, JudgeRequest, left_out
 from courtroom.judges.bench import Answer, JudgeBench
 from courtroom.judges.cache import OpinionCache
 from courtroom.judges.vision import ClaudeVision, for_audit
-from courtroom.judgment import SYNTHESIS, conclude_verdict, unscanned_lines
+from courtroom.judgment import SYNTHESIS, conclude_verdict, unscanned
 from courtroom.models import (
     JUDGES,
     CriterionResult,
@@ -37,6 +37,7 @@ from courtroom.models import (
     Usage,
     Verdict,
 )
+from courtroom.problems import Problem, error_lines
 from courtroom.render.files import write_outputs, write_partial
 from courtroom.rubric import Rubric, load_rubric
 from courtroom.trace import Trace
@@ -132,7 +133,7 @@ def _run(
     trace: Trace,
     progress: Progress,
 ) -> AuditOutcome:
-    pool, errors = _detect(case, trace, progress)
+    pool, problems = _detect(case, trace, progress)
     judged = _judge(config, rubric, case, pool, judges.result(), trace, progress)
     pool.update(judged.court.new_evidence)  # evidence found by remands joins the pool
     try:
@@ -140,9 +141,9 @@ def _run(
     except SynthesisError as exc:
         trace.event("synthesise", "critical_failure", error=str(exc))
         paths = write_partial(config.out_dir, target, pool, judged.court.opinions,
-                               [*errors, str(exc)], trace)
+                               [*error_lines(problems), str(exc)], trace)
         return AuditOutcome(None, EXIT_CRITICAL, paths, f"critical failure: {exc}")
-    verdict = _conclude(config, rubric, case, target, pool, results, judged, errors)
+    verdict = _conclude(config, rubric, case, target, pool, results, judged, problems)
     trace.event("verdict", "concluded", overall_score=verdict.overall_score,
                 conclusion=verdict.conclusion)
     verdict = integrity.seal(verdict, key)
@@ -160,15 +161,17 @@ class _Judged:
     left_out: dict[str, dict[str, int]]
     bench_name: str
     usage: Usage
-    notes: list[str]
+    notes: list[Problem]
 
 
-def _detect(case: Case, trace: Trace, progress: Progress) -> tuple[dict[str, Evidence], list[str]]:
+def _detect(
+    case: Case, trace: Trace, progress: Progress
+) -> tuple[dict[str, Evidence], list[Problem]]:
     progress("detect", 0, 1)
     with trace.span("detect", "detectives"):
-        evidence, errors = run_detectives(case, trace=trace)
+        evidence, problems = run_detectives(case, trace=trace)
     progress("detect", 1, 1)
-    return {e.id: e for e in evidence}, errors
+    return {e.id: e for e in evidence}, problems
 
 
 def _judge(
@@ -212,7 +215,8 @@ def _synthesise(
             result = judged.court.settle(chief_justice.rule(
                 dim.id, dim.name, judged.court.opinions[dim.id], pool, rubric.parameters
             ))
-            result = result.model_copy(update={"evidence_left_out": judged.left_out[dim.id]})
+            result = result.model_copy(update={"evidence_left_out": judged.left_out[dim.id],
+                                               "artifact": dim.target_artifact})
             trace.event("synthesise", "rule", criterion_id=dim.id,
                         log=result.execution_log.model_dump(mode="json"))
             results.append(result)
@@ -227,15 +231,13 @@ def _conclude(
     pool: dict[str, Evidence],
     results: list[CriterionResult],
     judged: _Judged,
-    errors: list[str],
+    detected: list[Problem],
 ) -> Verdict:
-    errors.extend(judged.court.fallbacks())
-    errors.extend(judged.notes)  # criteria the cost cap sent to the offline bench
-    # Fail closed: a scan that could not see every source file must not pass the gate.
-    errors.extend(unscanned_lines(pool))
+    # The cost cap's notes name the criteria it sent to the offline bench; a scan that
+    # could not see every source file must not pass the gate (it fails closed).
+    problems = [*detected, *judged.court.fallbacks(), *judged.notes, *unscanned(pool)]
     ruling = conclude_verdict(results, pool, fail_below=config.fail_below, gate=config.gate,
-                              incomplete=bool(errors), fail_closed=config.fail_closed)
-    errors.extend(ruling.failures)
+                              incomplete=bool(problems), fail_closed=config.fail_closed)
     return Verdict(
         target=target,
         rubric=RubricRef(name=rubric.rubric_metadata.rubric_name,
@@ -245,7 +247,7 @@ def _conclude(
         conclusion=ruling.conclusion,
         evidences=dict(sorted(pool.items())),
         criteria=results,
-        errors=errors,
+        problems=[*problems, *ruling.failures],
         usage=judged.usage,
         settings={**config.settings_record(),
                   SYNTHESIS: rubric.parameters.model_dump(mode="json")},

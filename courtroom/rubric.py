@@ -5,14 +5,13 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from courtroom.checks import Check
 from courtroom.errors import RubricError
+from courtroom.models import TargetArtifact
 from courtroom.resources import default_rubric_path as default_rubric_path
-
-TargetArtifact = Literal["github_repo", "pdf_report", "pdf_images"]
 
 DEFAULT_KEYWORDS = (
     "shell injection",
@@ -51,6 +50,9 @@ class Dimension(BaseModel):
         default=None,
         description="Evidence tags relevant to this dimension; absent = chosen by artifact.",
     )
+    checks: list[Check] = Field(default_factory=list, max_length=50,
+                                description="Declarative checks whose facts serve this "
+                                "dimension alone (courtroom.checks).")
 
 
 class SynthesisParameters(BaseModel):

@@ -8,8 +8,9 @@ from pathlib import Path
 from builders import make_repo
 from verdict_builders import make_evidence
 
-from courtroom.chief_justice import UNJUDGED_FINDING, unjudged_findings
+from courtroom.chief_justice import unjudged_findings
 from courtroom.cli import main
+from courtroom.problems import UNJUDGED_FINDING
 
 INJECTION = "import subprocess\nimport sys\n\nsubprocess.run(sys.argv[1], shell=True)\n"
 REPORT_ONLY = {
@@ -35,6 +36,8 @@ def test_a_rubric_that_never_judges_security_cannot_pass_a_confirmed_injection(
     assert not any(c["security_override"] for c in verdict["criteria"])
     assert code == 1 and verdict["conclusion"] == "failure"
     assert any(e.startswith(UNJUDGED_FINDING) and "app/runner.py" in e for e in verdict["errors"])
+    assert [p["location"] for p in verdict["problems"] if p["kind"] == "unjudged_finding"] == [
+        "app/runner.py:4"]
     report = (out / "report.md").read_text(encoding="utf-8")
     assert "not capped by any criterion" in report
 
@@ -46,5 +49,5 @@ def test_only_found_confirmed_security_facts_are_unjudged_findings() -> None:
                            tags=["security"])
     hint = make_evidence("bandit hint", location="app/s.py:2", tags=["security_unconfirmed"])
     pool = {e.id: e for e in (finding, absent, hint)}
-    (line,) = unjudged_findings([], pool)
-    assert line.startswith(UNJUDGED_FINDING) and finding.location in line
+    (problem,) = unjudged_findings([], pool)
+    assert (problem.kind, problem.location) == ("unjudged_finding", finding.location)

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from verdict_builders import make_criterion, make_opinion
-
-from courtroom.config import AuditConfig, gate_failures, user_cache_dir
-from courtroom.models import JUDGES
+from courtroom.config import AuditConfig, user_cache_dir
 from courtroom.rubric import default_rubric_path
 
 
@@ -33,15 +30,6 @@ def test_a_repository_cannot_hide_scripts_with_its_own_ignore_globs() -> None:
     hidden = config.skips()
     assert not hidden("bin/deploy") and not hidden("tools/x.pyw") and not hidden("app.py")
     assert hidden("bin/readme.txt")
-
-
-def test_each_criterion_under_its_own_minimum_fails_the_gate() -> None:
-    results = [
-        make_criterion(cid, cid, [make_opinion(j, cid, score) for j in JUDGES], {})
-        for cid, score in (("a", 2), ("b", 4))
-    ]
-    assert gate_failures(results, {"a": 3, "b": 4}) == ["gate: a scored 2, under its minimum 3"]
-    assert gate_failures(results, {}) == []
 
 
 def test_the_settings_record_has_no_secret_and_no_local_path(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from courtroom import git
 from courtroom.detectives import Case, open_workspace, run_detectives
 from courtroom.errors import WorkspaceError
 from courtroom.git import git_bytes, run_git
+from courtroom.problems import error_lines
 
 CAP = 1_000_000
 
@@ -67,6 +68,6 @@ def test_a_history_over_the_cap_fails_the_history_detective_with_the_reason(
     # Not "no history" (adverse evidence the audit would weigh): an error, which leaves
     # the verdict incomplete and so not passing.
     assert evidence == []
-    assert errors == ["detective history failed after 1 attempts: WorkspaceError: git log "
-                      "printed more than 1 MB, the cap; it was stopped and nothing it "
-                      "printed was used"]
+    assert error_lines(errors) == [
+        "detective history failed after 1 attempts: WorkspaceError: git log printed more than "
+        "1 MB, the cap; it was stopped and nothing it printed was used"]

@@ -9,8 +9,9 @@ from verdict_builders import make_criterion, make_evidence, make_opinion, make_v
 
 from courtroom import chief_justice
 from courtroom.detectives.common import SCAN_INCOMPLETE
-from courtroom.judgment import SYNTHESIS, conclude_verdict, recompute
+from courtroom.judgment import SYNTHESIS, conclude_verdict, gate_failures, recompute
 from courtroom.models import JUDGES, CourtRecord, RubricRef, Target, Verdict
+from courtroom.problems import Problem, error_lines
 from courtroom.resources import default_rubric_path
 from courtroom.rubric import SynthesisParameters, load_rubric
 
@@ -73,7 +74,8 @@ def test_settings_that_could_not_be_known_fail_the_recomputed_conclusion_too() -
     line = "conclusion failure: the settings this pull request is measured with are unknown"
     ruling = conclude_verdict(clean_verdict().criteria, {}, fail_below=None, gate={},
                               incomplete=False, fail_closed=[line])
-    assert ruling.conclusion == "failure" and ruling.failures == [line]
+    assert ruling.conclusion == "failure" and ruling.failures == [
+        Problem(kind="settings_unknown", message=line)]
     recorded = clean_verdict(settings={"fail_closed": [line]}).model_copy(
         update={"conclusion": "failure", "errors": [line]})
     assert recompute(recorded) == []
@@ -130,10 +132,32 @@ def test_a_confirmed_finding_no_criterion_capped_fails_the_conclusion() -> None:
     ruling = conclude_verdict(verdict.criteria, verdict.evidences, fail_below=None, gate={},
                               incomplete=False)
     assert ruling.conclusion == "failure"
-    assert ruling.failures[0].startswith("conclusion failure: a confirmed security finding")
+    assert ruling.failures[0].kind == "unjudged_finding"
+    assert error_lines(ruling.failures)[0].startswith(
+        "conclusion failure: a confirmed security finding")
 
 
 def test_a_criterion_no_judge_took_part_in_cannot_have_a_score() -> None:
     verdict = clean_verdict()
     verdict.criteria[0].opinions = [make_opinion(j, CID, 3, fallback=True) for j in JUDGES]
     assert recompute(verdict)[0] == f"criterion {CID!r}: no judge could take part"
+
+
+def test_each_criterion_under_its_own_minimum_fails_the_gate_as_a_typed_problem() -> None:
+    results = [
+        make_criterion(cid, cid, [make_opinion(j, cid, score) for j in JUDGES], {})
+        for cid, score in (("a", 2), ("b", 4))
+    ]
+    (failure,) = gate_failures(results, {"a": 3, "b": 4})
+    assert (failure.kind, failure.criterion) == ("gate", "a")
+    assert error_lines([failure]) == ["gate: a scored 2, under its minimum 3"]
+    assert gate_failures(results, {}) == []
+
+
+def test_a_verdicts_errors_are_derived_from_its_problems() -> None:
+    problem = Problem(kind="gate", criterion=CID, message=f"{CID} scored 2, under its minimum 3")
+    derived = clean_verdict().model_copy(update={"problems": [problem]})
+    verdict = Verdict.model_validate(derived.model_dump(exclude={"errors"}))
+    assert verdict.errors == [f"gate: {CID} scored 2, under its minimum 3"]
+    with pytest.raises(ValueError, match="errors are not the lines of problems"):
+        Verdict.model_validate({**verdict.model_dump(), "errors": ["gate: edited"]})

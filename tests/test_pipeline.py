@@ -54,6 +54,9 @@ def test_offline_audit_writes_a_true_verdict(
     # The graph detective saw the parallel fan-out, so the graph criterion is not failing.
     graph = next(c for c in data["criteria"] if c["criterion_id"] == "graph_orchestration")
     assert graph["final_score"] >= 3
+    # Each result names the artifact its rubric criterion targets.
+    artifacts = {c["criterion_id"]: c["artifact"] for c in data["criteria"]}
+    assert {cid for cid, a in artifacts.items() if a != "github_repo"} == PDF_CRITERIA
 
     report = (out / "report.md").read_text(encoding="utf-8")
     assert "## Executive summary" in report and "## Evidence appendix" in report
@@ -122,6 +125,7 @@ def test_unusable_pdf_is_recorded_and_the_audit_goes_on(
     data = verdict_of(tmp_path / "o")
     check_verdict(data)
     assert any("pdf" in e.lower() for e in data["errors"]), data["errors"]
+    assert [p["location"] for p in data["problems"] if p["kind"] == "pdf"] == [pdf.name]
     assert data["conclusion"] == "neutral"
     judged = {c["criterion_id"]: c for c in data["criteria"]}
     assert PDF_CRITERIA <= set(judged)

@@ -22,6 +22,7 @@ from courtroom.models import (
     JudicialOpinion,
     RubricRef,
     Target,
+    TargetArtifact,
     Usage,
     Verdict,
     opinion_id,
@@ -43,6 +44,7 @@ def make_evidence(
     detective: str = "source",
     rationale: str | None = None,
     direction: Direction | None = None,
+    fix: str | None = None,
 ) -> Evidence:
     """One located fact with its derived id (a "context" fact unless a direction is given)."""
     return Evidence.make(
@@ -55,6 +57,7 @@ def make_evidence(
         content=content,
         tags=tags,
         direction=direction or "context",
+        fix=fix,
     )
 
 
@@ -98,11 +101,12 @@ def make_criterion(
     *,
     cap: bool = False,
     court: CourtRecord | None = None,
+    artifact: TargetArtifact | None = None,
 ) -> CriterionResult:
     """Synthesize a criterion with the real chief justice; ``cap`` states the expected override."""
     result = chief_justice.rule(criterion_id, name, list(opinions), pool, SynthesisParameters())
     assert result.security_override is cap, "the opinions do not trigger the expected cap"
-    return result.model_copy(update={"court": court}) if court is not None else result
+    return result.model_copy(update={"court": court, "artifact": artifact})
 
 
 def _standard_case() -> tuple[dict[str, Evidence], list[CriterionResult]]:

@@ -28,6 +28,7 @@ from courtroom.models import (
     EvidenceRequest,
     JudicialOpinion,
 )
+from courtroom.problems import Problem
 from courtroom.rubric import CourtParameters, Dimension, Rubric
 from courtroom.trace import Trace
 
@@ -63,9 +64,10 @@ class CourtOutcome:
             update["re_evaluation_required"] = True
         return result.model_copy(update=update)
 
-    def fallbacks(self) -> list[str]:
-        """One line per standing opinion that is the fixed fallback (a judge that failed)."""
-        return [f"judge {o.judge} fell back on {o.criterion_id}"
+    def fallbacks(self) -> list[Problem]:
+        """One problem per standing opinion that is the fixed fallback (a judge that failed)."""
+        return [Problem(kind="fallback", criterion=o.criterion_id, source=o.judge,
+                        message=f"fell back on {o.criterion_id}")
                 for ops in self.opinions.values() for o in ops if o.fallback]
 
 

@@ -6,13 +6,22 @@ Public API for the pipeline and the court:
 - ``open_workspace(target, *, timeout, ignore=())`` -> context manager yielding a
   ``Workspace``;
 - ``run_detectives(case, *, trace=None, max_workers=None, retries=3, deadline=300)`` ->
-  ``(evidence, errors)``;
+  ``(evidence, problems)``;
 - ``investigate(case, requests)`` -> evidence answering a court remand.
 """
 
 from __future__ import annotations
 
 from courtroom.detectives.base import REGISTRY, Case, detective
+from courtroom.detectives.checks import files, measured  # noqa: F401
+from courtroom.detectives.generic import (
+    code,  # noqa: F401
+    dependencies,  # noqa: F401
+    docs,  # noqa: F401
+    secrets,  # noqa: F401
+    tests,  # noqa: F401
+    tooling,  # noqa: F401
+)
 from courtroom.detectives.remand import investigate
 
 # Detective modules imported for their @detective registration (the noqa lines).

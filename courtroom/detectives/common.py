@@ -31,6 +31,7 @@ def make(
     tags: tuple[str, ...] | list[str],
     content: str | None = None,
     direction: Direction = "context",
+    fix: str | None = None,
 ) -> Evidence:
     """Shorthand for ``Evidence.make`` with confidence clamped to 0..1."""
     return Evidence.make(
@@ -43,6 +44,7 @@ def make(
         content=content,
         tags=tuple(tags),
         direction=direction,
+        fix=fix,
     )
 
 

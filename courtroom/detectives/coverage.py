@@ -2,8 +2,8 @@
 
 A gate that passes because the scan never saw the vulnerable file is worse than no gate.
 Whatever left Python sources unscanned becomes an evidence item tagged
-``SCAN_INCOMPLETE`` (the chief justice fails the conclusion closed on it) and an
-``errors`` line that says why.
+``SCAN_INCOMPLETE`` (the chief justice fails the conclusion closed on it) and a
+``workspace`` problem that says why.
 """
 
 from __future__ import annotations
@@ -14,20 +14,24 @@ from courtroom.detectives.base import Case
 from courtroom.detectives.common import REPO, SCAN_INCOMPLETE, make
 from courtroom.detectives.security import detective as security
 from courtroom.models import Evidence
+from courtroom.problems import Problem
 
 NAME = "coverage"
 #: Detectives whose failure leaves the security scan incomplete.
 SECURITY_DETECTIVES = frozenset({security.NAME})
 
 
-def coverage_facts(case: Case, failures: Mapping[str, str]) -> tuple[list[Evidence], list[str]]:
-    """Evidence and error lines for listing limits, tree problems and a failed scan.
+def coverage_facts(
+    case: Case, failures: Mapping[str, str]
+) -> tuple[list[Evidence], list[Problem]]:
+    """Evidence and problems for listing limits, tree problems and a failed scan.
 
-    ``failures`` maps each detective that failed or ran out of time to its error line.
+    ``failures`` maps each detective that failed or ran out of time to what happened.
     """
     ws = case.workspace
     listing = ws.listing
-    errors = [f"workspace: {note}" for note in (*listing.notes(), *ws.notes)]
+    problems = [Problem(kind="workspace", message=note)
+                for note in (*listing.notes(), *ws.notes)]
     out: list[Evidence] = []
     limits = listing.notes()
     if limits or listing.ignored:
@@ -42,4 +46,4 @@ def coverage_facts(case: Case, failures: Mapping[str, str]) -> tuple[list[Eviden
                         f"The {name} detective produced no result ({failures[name]}); "
                         "the repository's sources were not all scanned.", 1.0,
                         (REPO, NAME, SCAN_INCOMPLETE)))
-    return out, errors
+    return out, problems

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from courtroom.checks import criterion_tag
 from courtroom.models import SECURITY_TAG, Evidence
 from courtroom.rubric import Dimension
 
@@ -52,7 +53,13 @@ def evidence_for(dimension: Dimension, pool: Iterable[Evidence]) -> list[Evidenc
 
     A dimension gets the items sharing any of its topics (see ``topics``).
     """
-    wanted = topics(dimension)
+    wanted = topics(dimension) | own_checks(dimension)
     chosen = [e for e in pool if wanted.intersection(e.tags)]
     chosen.sort(key=_priority)
     return chosen[:MAX_ITEMS]
+
+
+def own_checks(dimension: Dimension) -> set[str]:
+    """The tag of the facts the dimension's own declarative checks yield (none without
+    checks): those facts serve that dimension and no other."""
+    return {criterion_tag(dimension.id)} if dimension.checks else set()

@@ -15,6 +15,7 @@ from courtroom.detectives.base import REGISTRY, Case, Detective
 from courtroom.detectives.coverage import coverage_facts
 from courtroom.detectives.report.pdf_read import load_pdf
 from courtroom.models import Evidence
+from courtroom.problems import Problem, error_line
 from courtroom.trace import Trace
 
 log = logging.getLogger(__name__)
@@ -35,7 +36,7 @@ def _scrub(text: str, roots: Iterable[str]) -> str:
 def _clean(evidence: Evidence, roots: list[str]) -> Evidence:
     """Strip any absolute checkout path a detective let slip (never show temp paths)."""
     fields = {"location": evidence.location, "content": evidence.content,
-              "rationale": evidence.rationale}
+              "rationale": evidence.rationale, "fix": evidence.fix}
     if not any(r in (v or "") for v in fields.values() for r in roots):
         return evidence
     return Evidence.make(
@@ -44,12 +45,13 @@ def _clean(evidence: Evidence, roots: list[str]) -> Evidence:
         rationale=_scrub(evidence.rationale, roots), confidence=evidence.confidence,
         content=_scrub(evidence.content, roots) if evidence.content is not None else None,
         tags=evidence.tags, direction=evidence.direction,
+        fix=_scrub(evidence.fix, roots) if evidence.fix is not None else None,
     )
 
 
 def _attempt(name: str, fn: Detective, case: Case, retries: int,
              trace: Trace | None, until: float = math.inf) -> _Outcome:
-    """Run one detective with retries; return its evidence or its final error line.
+    """Run one detective with retries; return its evidence or what its last try raised.
 
     No attempt starts after ``until`` (monotonic): a detective already recorded as past
     its deadline is abandoned, and must not go on spending the audit's CPU on retries.
@@ -73,7 +75,7 @@ def _attempt(name: str, fn: Detective, case: Case, retries: int,
             continue
         return name, items, None, time.perf_counter() - started
     roots = [str(case.workspace.root)]
-    error = f"detective {name} failed after {attempts} attempts: {_scrub(last, roots)}"
+    error = f"failed after {attempts} attempts: {_scrub(last, roots)}"
     return name, [], error, time.perf_counter() - started
 
 
@@ -116,7 +118,7 @@ def _schedule(chosen: dict[str, Detective], run: _Run, workers: int) -> Iterator
             yield outcome
         for name in run.overdue():
             del run.started[name]
-            yield name, [], f"detective {name} exceeded its {run.deadline:g} s deadline", \
+            yield name, [], f"exceeded its {run.deadline:g} s deadline", \
                 run.deadline
 
 
@@ -128,10 +130,10 @@ def run_detectives(
     retries: int = 3,
     only: Iterable[str] | None = None,
     deadline: float = DETECTIVE_SECONDS,
-) -> tuple[list[Evidence], list[str]]:
-    """Run every registered detective concurrently; return (evidence, error lines).
+) -> tuple[list[Evidence], list[Problem]]:
+    """Run every registered detective concurrently; return (evidence, problems).
 
-    A detective that raises is retried ``retries`` more times, then one error line is
+    A detective that raises is retried ``retries`` more times, then one problem is
     recorded and the others' evidence is kept; one still running ``deadline`` seconds after
     it started is recorded the same way and abandoned. Facts about what the audit could
     not cover (listing limits, a failed security scan) are added. Evidence is deduplicated
@@ -152,15 +154,17 @@ def run_detectives(
         if trace is not None:
             trace.event("detect", "detective", detective=name, items=len(items),
                         seconds=round(seconds, 4), ok=error is None)
-    facts, errors = coverage_facts(case, failures)
+    facts, problems = coverage_facts(case, failures)
     for fact in facts:
         pool.setdefault(fact.id, fact)
-    errors.extend(failures.values())
+    problems.extend(Problem(kind="detective_error", source=name, message=error)
+                    for name, error in failures.items())
     if case.pdf is not None and ("report" in chosen or "diagrams" in chosen):
-        # DESIGN §5: an unusable PDF does not stop the audit, but it is recorded in errors.
+        # DESIGN §5: an unusable PDF does not stop the audit, but it is recorded.
         pdf = load_pdf(case.pdf, case.pdf_display)
         if pdf.problem is not None:
-            errors.append(f"pdf {pdf.display}: {pdf.problem}")
-        errors.extend(f"pdf {pdf.display}: {note}" for note in pdf.limits)
+            problems.append(Problem(kind="pdf", location=pdf.display, message=pdf.problem))
+        problems.extend(Problem(kind="pdf", location=pdf.display, message=note)
+                        for note in pdf.limits)
     ordered = sorted(pool.values(), key=lambda e: (e.detective, e.location, e.goal, e.id))
-    return ordered, sorted(errors)
+    return ordered, sorted(problems, key=error_line)

@@ -24,6 +24,7 @@ from courtroom.judges.dispatch import CONTINUE, OPEN, Budget, Dispatcher
 from courtroom.judges.offline import OfflineBackend
 from courtroom.judges.pricing import estimate_usd
 from courtroom.models import JudicialOpinion, Usage
+from courtroom.problems import Problem
 from courtroom.trace import Trace
 
 #: Default bound on requests in flight (AuditConfig.max_concurrency's default).
@@ -70,8 +71,8 @@ class JudgeBench:
         #: How many requests share each prompt prefix (the calls a route reserves for).
         self._sizes: dict[Hashable, int] = {}
         self._dispatch: Dispatcher[JudgeRequest, Answer] = Dispatcher(self._one, self.max_workers)
-        #: Why criteria went to the offline bench (the cost cap), for the verdict's errors.
-        self.notes: list[str] = []
+        #: Why criteria went to the offline bench (the cost cap), for the verdict's problems.
+        self.notes: list[Problem] = []
 
     @property
     def usage(self) -> Usage:
@@ -182,7 +183,7 @@ class JudgeBench:
                 f"next calls ≈ ${estimate:.4f}): {cid} round {request.round} judged by the "
                 f"offline bench")
         with self._lock:
-            self.notes.append(line)
+            self.notes.append(Problem(kind="cost_cap", criterion=cid, message=line))
             if cid not in self._usage.over_budget:
                 self._usage.over_budget.append(cid)
         self.trace.event("judge", "over_budget", criterion_id=cid, round=request.round,

@@ -81,6 +81,8 @@ def evidence_data(items: list[Evidence]) -> list[dict[str, Any]]:
             "tags": list(e.tags),
             "rationale": _clip(e.rationale, MAX_CONTENT),
             "content": _clip(e.content, MAX_CONTENT),
+            # Only where a detective named one: a fact without a fix reads as before.
+            **({"fix": _clip(e.fix, MAX_CONTENT)} if e.fix else {}),
         }
         for e in items
     ]

@@ -30,8 +30,6 @@ _HISTORY_TAGS = {"git", "history"}
 #: claims is misleading (3), one with many is discredited (2).
 _CAPS = {UNWORKABLE: 3, MISLEADING: 3, DISCREDITED: 2}
 _BROKEN_TAGS = {"parse_error"}
-#: Detectives end an adverse rationale with "Fix: <the change>" to say what would cure it.
-_FIX = re.compile(r"\bFix:\s*(?P<fix>.+)$", re.S)
 
 
 def clamp(score: int) -> int:
@@ -110,16 +108,14 @@ def first_sentence(text: str, limit: int = 160) -> str:
 def against(item: Evidence) -> str:
     """An adverse fact, told as what is wrong: its goal often names the success pattern
     it fails ("Commands run as argument lists"), so the problem itself must follow."""
-    found = _FIX.search(item.rationale)
-    problem = first_sentence(item.rationale[: found.start()] if found else item.rationale, 110)
+    problem = first_sentence(item.rationale, 110)
     return f"{fact(item)}, not met: {problem}" if problem else f"{fact(item)}, not met"
 
 
 def fix_line(item: Evidence) -> str:
     """One remediation line for an adverse fact: where, what is wrong, and the change."""
-    found = _FIX.search(item.rationale)
-    problem = first_sentence(item.rationale[: found.start()] if found else item.rationale)
-    change = one_line(found.group("fix").strip().rstrip("."), 200) if found else (
+    problem = first_sentence(item.rationale)
+    change = one_line(item.fix.strip().rstrip("."), 200) if item.fix else (
         f"make it meet the criterion instead ({one_line(item.goal, 70)})")
     return f"{spot(item.location)}: {problem}; {change}."
 

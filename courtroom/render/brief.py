@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from courtroom.base_config import UNKNOWN_SETTINGS
-from courtroom.chief_justice import UNJUDGED_FINDING
 from courtroom.detectives.common import SCAN_INCOMPLETE
+from courtroom.problems import ProblemKind
 from courtroom.render.view import CriterionView, ReportView
 
 #: A criterion at or under this score is one a reader must not overlook.
@@ -32,11 +31,13 @@ def _names(items: Iterable[CriterionView]) -> str:
     return ", ".join(f"{c.name} ({c.score}/5)" for c in items)
 
 
+def _has(view: ReportView, kind: ProblemKind) -> bool:
+    return any(p.kind == kind for p in view.verdict.problems)
+
+
 def _scan_incomplete(view: ReportView) -> bool:
-    v = view.verdict
-    tagged = any(SCAN_INCOMPLETE in e.tags for e in v.evidences.values())
-    failed = any(e.startswith("detective security ") for e in v.errors)
-    return tagged or failed
+    tagged = any(SCAN_INCOMPLETE in e.tags for e in view.verdict.evidences.values())
+    return tagged or _has(view, "scan_gap")
 
 
 def _failure_reasons(view: ReportView) -> list[str]:
@@ -49,17 +50,17 @@ def _failure_reasons(view: ReportView) -> list[str]:
             "the security scan did not cover the whole repository, so the gate fails "
             "closed (the reason is listed under the audit's problems)"
         )
-    if not capped and any(e.startswith(UNJUDGED_FINDING) for e in view.verdict.errors):
+    if not capped and _has(view, "unjudged_finding"):
         reasons.append(
             "a confirmed security finding in production code was not capped by any criterion "
             "of the rubric, so the gate fails closed (listed under the audit's problems)"
         )
-    if any(e.startswith(UNKNOWN_SETTINGS) for e in view.verdict.errors):
+    if _has(view, "settings_unknown"):
         reasons.append(
             "the settings the pull request must be measured with could not be read from its "
             "base, so the gate fails closed (listed under the audit's problems)"
         )
-    below = [e.removeprefix("gate: ") for e in view.verdict.errors if e.startswith("gate: ")]
+    below = [p.message for p in view.verdict.problems if p.kind == "gate"]
     if below:
         reasons.append(f"a criterion is under its own minimum ({'; '.join(below)})")
     if not reasons:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from courtroom.models import NO_EVIDENCE, CriterionResult, Evidence, Verdict
@@ -25,7 +24,6 @@ COURT_PATHS = {
 NO_REMEDIATION = "No remediation proposed."
 #: Evidence tags naming the PDF artifacts (the rubric's ``target_artifact`` values).
 PDF_ARTIFACTS = frozenset({"pdf_report", "pdf_images"})
-_NO_PDF = re.compile(r"\bno pdf\b[^.]{0,30}\b(?:given|provided|supplied|submitted)\b")
 
 
 def _citations(cited: list[str], pool: Mapping[str, Evidence]) -> list[Citation]:
@@ -148,19 +146,11 @@ def absent_pdf_facts(verdict: Verdict) -> list[Evidence]:
 
 
 def _judged_on_absent_pdf(result: CriterionResult, facts: list[Evidence]) -> bool:
-    # A criterion is about the missing report when its judges cite one of those facts or
-    # name it: the verdict does not record which artifact a rubric criterion targets.
+    if result.artifact is not None:
+        return result.artifact in PDF_ARTIFACTS
+    # A verdict from before the artifact was recorded: the judges' citations tell.
     ids = {e.id for e in facts}
-    goals = [e.goal.lower() for e in facts]
-    for o in result.opinions:
-        if o.fallback:
-            continue
-        if ids.intersection(o.cited_evidence):
-            return True
-        said = " ".join([o.argument, *(o.charges or []), o.remediation or ""]).lower()
-        if _NO_PDF.search(said) or any(goal and goal in said for goal in goals):
-            return True
-    return False
+    return any(ids.intersection(o.cited_evidence) for o in result.opinions if not o.fallback)
 
 
 def build_view(

@@ -22,6 +22,7 @@ from courtroom.court.session import CourtOutcome, hold_court
 from courtroom.errors import ConfigError, JudgeError
 from courtroom.judges.bench import JudgeBench
 from courtroom.models import Evidence, EvidenceRequest, JudicialOpinion
+from courtroom.problems import error_lines
 from courtroom.rubric import CourtParameters, Rubric
 from courtroom.trace import Trace
 
@@ -258,7 +259,9 @@ def test_a_first_round_fallback_that_stands_is_named_by_the_outcome() -> None:
     opening = first_round("c", 4, 4, 4)
     opening[1] = JudicialOpinion.fallback_for("Defense", "c")
     outcome = convene(rubric, ScriptedBackend(), {"c": opening, "d": first_round("d", 3, 3, 3)})
-    assert outcome.fallbacks() == ["judge Defense fell back on c"]
+    (fallback,) = outcome.fallbacks()
+    assert (fallback.kind, fallback.source, fallback.criterion) == ("fallback", "Defense", "c")
+    assert error_lines([fallback]) == ["judge Defense fell back on c"]
 
 
 def test_an_outcome_without_a_sitting_leaves_results_as_ruled() -> None:

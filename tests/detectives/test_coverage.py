@@ -1,5 +1,5 @@
-"""What the audit could not cover becomes evidence that fails the gate closed, and an
-``errors`` line; ignored files alone are reported, never a reason to fail."""
+"""What the audit could not cover becomes evidence that fails the gate closed, and a
+problem; ignored files alone are reported, never a reason to fail."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from courtroom.detectives.base import Case
 from courtroom.detectives.common import SCAN_INCOMPLETE
 from courtroom.detectives.coverage import coverage_facts
 from courtroom.detectives.repo.workspace import Workspace
+from courtroom.problems import error_lines
 
 
 def _case(root: Path, ignore: tuple[str, ...]) -> Case:
@@ -20,8 +21,9 @@ def test_an_ignored_python_script_fails_closed_and_is_named(tmp_path: Path) -> N
     facts, errors = coverage_facts(_case(tmp_path, ("*.cgi",)), {})
     assert [SCAN_INCOMPLETE in f.tags for f in facts] == [True]
     assert "(run.cgi)" in facts[0].rationale and "1 file(s) matched" in facts[0].rationale
-    assert errors == ["workspace: 1 Python script(s) (by their shebang) matched the ignore "
-                      "globs and were not scanned (run.cgi)"]
+    assert error_lines(errors) == [
+        "workspace: 1 Python script(s) (by their shebang) matched the ignore globs and were "
+        "not scanned (run.cgi)"]
 
 
 def test_ignored_files_that_are_not_python_are_only_reported(tmp_path: Path) -> None:

@@ -50,3 +50,18 @@ def test_a_criterion_is_shown_at_most_max_items() -> None:
     shown = evidence_for(graph, pool)
     assert len(shown) == MAX_ITEMS
     assert shown[0].goal == f"edge {MAX_ITEMS + 9}"  # the least sure are the ones left out
+
+
+def test_a_criterions_own_check_facts_reach_it_and_no_other() -> None:
+    checks = [{"kind": "path", "meaning": "CI", "glob": ".github/workflows/*"}]
+    gated = Dimension.model_validate({"id": "ci", "name": "CI", "target_artifact": "github_repo",
+                                      "forensic_instruction": "Look.", "evidence_tags": ["lint"],
+                                      "checks": checks})
+    other = criterion("tested", "Tested", tags=["tests"])
+    pool = [make_evidence("CI", location=".github/workflows/ci.yml",
+                          tags=("check", "criterion:ci")),
+            make_evidence("other's check", location="a.py:1",
+                          tags=("check", "criterion:tested")),
+            make_evidence("ruff configured", location="pyproject.toml:1", tags=("lint",))]
+    assert [e.goal for e in evidence_for(gated, pool)] == ["CI", "ruff configured"]
+    assert evidence_for(other, pool) == []

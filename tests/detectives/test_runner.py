@@ -14,6 +14,7 @@ from courtroom.detectives.base import Case
 from courtroom.detectives.common import SCAN_INCOMPLETE, make
 from courtroom.detectives.repo import listing
 from courtroom.models import Evidence
+from courtroom.problems import error_lines
 from courtroom.trace import Trace
 from detectives.conftest import OpenCase
 from detectives.submissions import exemplary_submission, flawed_submission, good_pdf
@@ -83,8 +84,9 @@ def test_failing_detective_is_retried_then_recorded(tmp_path: Path, open_case: O
     case = open_case(flawed_submission(tmp_path / "r"))
     evidence, errors = run_detectives(case, only=["zz_broken", "zz_flaky", "history"])
     assert len(calls) == 4  # first try + 3 retries
-    assert len(errors) == 1 and errors[0].startswith("detective zz_broken failed after 4")
-    assert str(case.workspace.root) not in errors[0]
+    (line,) = error_lines(errors)
+    assert line.startswith("detective zz_broken failed after 4")
+    assert errors[0].source == "zz_broken" and str(case.workspace.root) not in line
     assert len([e for e in evidence if e.detective == "flaky"]) == 1  # deduplicated by id
     assert any(e.detective == "history" for e in evidence)
 
@@ -107,7 +109,8 @@ def test_unusable_pdf_is_recorded_in_errors(tmp_path: Path, open_case: OpenCase)
     bad = tmp_path / "report.pdf"
     bad.write_text("not a pdf")
     evidence, errors = run_detectives(open_case(flawed_submission(tmp_path / "r"), bad))
-    assert errors == ["pdf report.pdf: the file is not a PDF (no %PDF- header)"]
+    assert error_lines(errors) == ["pdf report.pdf: the file is not a PDF (no %PDF- header)"]
+    assert errors[0].location == "report.pdf"
     assert any(e.detective == "report" and not e.found for e in evidence)
     _, errors = run_detectives(open_case(flawed_submission(tmp_path / "s")))
     assert errors == []
@@ -129,7 +132,7 @@ def test_a_detective_past_its_deadline_is_recorded_and_left(
     finally:
         release.set()
     assert time.monotonic() - started < 5
-    assert errors == ["detective zz_stuck exceeded its 1 s deadline"]
+    assert error_lines(errors) == ["detective zz_stuck exceeded its 1 s deadline"]
     assert any(e.detective == "history" for e in evidence)
     assert not any(e.detective == "stuck" for e in evidence)
 
@@ -148,7 +151,7 @@ def test_a_detective_past_its_deadline_starts_no_more_attempts(
     monkeypatch.setitem(REGISTRY, "security", slow_failure)
     evidence, errors = run_detectives(open_case(flawed_submission(tmp_path / "r")),
                                       only=["security"], retries=3, deadline=1.0)
-    assert errors == ["detective security exceeded its 1 s deadline"]
+    assert error_lines(errors) == ["detective security exceeded its 1 s deadline"]
     assert [e.goal for e in evidence if SCAN_INCOMPLETE in e.tags] == [
         "Security scan did not complete"]
     assert gave_up.wait(5)
@@ -167,7 +170,7 @@ def test_a_failed_security_scan_is_a_scan_incomplete_fact(
     incomplete = [e for e in evidence if SCAN_INCOMPLETE in e.tags]
     assert [e.goal for e in incomplete] == ["Security scan did not complete"]
     assert "github_repo" in incomplete[0].tags
-    assert errors == ["detective security failed after 4 attempts: MemoryError: "]
+    assert error_lines(errors) == ["detective security failed after 4 attempts: MemoryError: "]
 
 
 def test_listing_limits_become_errors_and_a_fact(
@@ -178,7 +181,7 @@ def test_listing_limits_become_errors_and_a_fact(
         (repo / f"pad{i}.txt").touch()
     case = open_case(repo)
     evidence, errors = run_detectives(case, only=["history"])
-    assert len(errors) == 1 and errors[0].startswith("workspace: ")
-    assert "other file(s) beyond the 1-file cap" in errors[0]
+    assert [p.kind for p in errors] == ["workspace"]
+    assert "other file(s) beyond the 1-file cap" in errors[0].message
     facts = [e for e in evidence if e.detective == "coverage"]
     assert len(facts) == 1 and SCAN_INCOMPLETE not in facts[0].tags  # sources all listed

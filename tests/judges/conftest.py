@@ -34,13 +34,13 @@ def dimension(ident: str = "safe_tool_engineering") -> Dimension:
 def ev(goal: str, *, found: bool = True, location: str = "src/tools.py:10",
        confidence: float = 0.9, tags: tuple[str, ...] = ("tools",),
        content: str | None = None, direction: Direction | None = None,
-       rationale: str = "checked by a test") -> Evidence:
+       rationale: str = "checked by a test", fix: str | None = None) -> Evidence:
     # Unless told, a found fact supports the criterion; a missing one or a security
     # finding counts against it.
     way: Direction = direction or ("supports" if found and "security" not in tags else "adverse")
     return Evidence.make(detective="test", goal=goal, found=found, location=location,
                          rationale=rationale, confidence=confidence,
-                         content=content, tags=tags, direction=way)
+                         content=content, tags=tags, direction=way, fix=fix)
 
 
 def mixed_evidence() -> list[Evidence]:

@@ -36,7 +36,8 @@ def test_calls_stop_before_the_cap_and_the_rest_is_judged_offline(fake):
     for cid in usage.over_budget:  # a criterion is never split between benches
         assert not any(cid in text for text in judged_by_claude)
         assert all(not o.fallback for o, _ in answers if o.criterion_id == cid)
-    assert bench.notes and all("cost cap" in n and "offline bench" in n for n in bench.notes)
+    assert bench.notes and all(n.kind == "cost_cap" and "offline bench" in n.message
+                               for n in bench.notes)
     assert usage.calls == len(fake.requests) + 3 * len(usage.over_budget)
 
 

@@ -20,7 +20,7 @@ def test_without_an_unworkable_fact_the_patterns_score_high() -> None:
 def test_an_unworkable_fact_caps_every_lens() -> None:
     broken = ev("Nodes no run reaches", location="src/graph.py:40", confidence=0.75,
                 tags=("graph", UNWORKABLE), direction="adverse",
-                rationale="judge is added but no edge leads there. Fix: add an edge into it.")
+                rationale="judge is added but no edge leads there.", fix="add an edge into it.")
     facts = Facts((*PATTERNS, broken))
     for persona, lens in BY_PERSONA.items():
         fields = lens(dimension(), facts)
@@ -38,7 +38,7 @@ def test_an_unworkable_fact_that_was_not_found_caps_nothing() -> None:
 def test_a_discredited_report_scores_two_at_most() -> None:
     false = ev("Several of the report's statements are false", location="pdf:page 3",
                tags=("claims", "discredited"), direction="adverse",
-               rationale="3 of 4 claims are contradicted. Fix: correct each on its page.")
+               rationale="3 of 4 claims are contradicted.", fix="correct each on its page.")
     facts = Facts((*PATTERNS, false))
     assert all(lens(dimension(), facts)["score"] <= 2 for lens in BY_PERSONA.values())
 

@@ -99,7 +99,7 @@ def test_remediation_names_the_place_and_the_change_of_each_adverse_fact():
         op = opine(persona, mixed_evidence())
         assert op.remediation and "`src/tools.py:12`" in op.remediation
     gap = [ev("Fan-in explained", found=False, location="pdf:page 3", tags=("pdf_report",),
-              rationale="The report never explains the join. Fix: explain the fan-in node.")]
+              rationale="The report never explains the join.", fix="explain the fan-in node.")]
     assert opine("Prosecutor", gap).remediation == (
         "PDF page 3: The report never explains the join; explain the fan-in node.")
 

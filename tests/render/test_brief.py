@@ -16,8 +16,10 @@ from courtroom.models import (
     Evidence,
     RubricRef,
     Target,
+    TargetArtifact,
     Verdict,
 )
+from courtroom.problems import Problem
 from courtroom.render.brief import top_fixes, verdict_line
 from courtroom.render.digest import build_view, remediation_items
 from courtroom.render.markdown import render_check_run, render_comment, render_report
@@ -34,7 +36,8 @@ NO_PDF = make_evidence(
 
 
 def _criterion(
-    cid: str, scores: Sequence[int], *, fixes: Sequence[str] = (), about: Evidence = CODE
+    cid: str, scores: Sequence[int], *, fixes: Sequence[str] = (), about: Evidence = CODE,
+    artifact: TargetArtifact | None = None,
 ) -> CriterionResult:
     pool = {CODE.id: CODE, NO_PDF.id: NO_PDF}
     cites = [about.id] if about.found else ["NO_EVIDENCE"]
@@ -49,7 +52,7 @@ def _criterion(
         )
         for i, (judge, score) in enumerate(zip(JUDGES, scores, strict=True))
     ]
-    return make_criterion(cid, cid.replace("_", " ").title(), opinions, pool)
+    return make_criterion(cid, cid.replace("_", " ").title(), opinions, pool, artifact=artifact)
 
 
 def _verdict(
@@ -58,7 +61,7 @@ def _verdict(
     *,
     pdf: str | None = "report.pdf",
     extra: Sequence[Evidence] = (),
-    errors: Sequence[str] = (),
+    problems: Sequence[Problem] = (),
 ) -> Verdict:
     pool = {e.id: e for e in (CODE, NO_PDF, *extra)}
     overall = round(sum(c.final_score for c in criteria) / len(criteria), 2)
@@ -70,7 +73,7 @@ def _verdict(
         conclusion=conclusion,
         evidences=pool,
         criteria=list(criteria),
-        errors=list(errors),
+        problems=list(problems),
     )
 
 
@@ -100,7 +103,8 @@ def test_success_with_strong_criteria_needs_no_warning() -> None:
 def test_neutral_names_what_left_the_audit_unsettled() -> None:
     fell_back = _criterion("graph", (4, 4, 4))
     fell_back.opinions[2] = make_opinion("TechLead", "graph", 3, fallback=True)
-    line = _line(_verdict([fell_back], "neutral", errors=["detective report failed: boom"]))
+    crashed = Problem(kind="detective_error", source="report", message="failed: boom")
+    line = _line(_verdict([fell_back], "neutral", problems=[crashed]))
     assert line.startswith("Neither pass nor fail, because a judge could not answer on Graph")
     assert "1 problem(s) during the audit, listed below" in line
     assert "GitHub lets a neutral check pass" in line
@@ -119,16 +123,24 @@ def test_failure_says_which_gate_failed() -> None:
     crashed = _verdict(
         [_criterion("a", (4, 4, 4))],
         "failure",
-        errors=["detective security failed after 3 attempts: boom"],
+        problems=[Problem(kind="scan_gap", location=".", message="no result from security")],
     )
     assert "the security scan did not cover the whole repository" in _line(crashed)
     capped = make_verdict()  # a confirmed shell injection capped one criterion
     assert "a confirmed security problem capped Safe Tool Engineering (2/5)" in _line(capped)
 
 
+def test_a_gate_reason_is_read_from_the_typed_problem_not_its_line() -> None:
+    below = Problem(kind="gate", criterion="a", message="a scored 2, under its minimum 3")
+    line = _line(_verdict([_criterion("a", (2, 2, 2))], "failure", problems=[below]))
+    assert "a criterion is under its own minimum (a scored 2, under its minimum 3)" in line
+    assert "under the required minimum" not in line
+
+
 def test_failure_for_settings_it_could_not_know_says_so_not_fail_below() -> None:
-    line = _line(_verdict([_criterion("a", (4, 4, 4))], "failure", errors=[
-        f"{UNKNOWN_SETTINGS}: the base commit 0123456789ab is not in the checkout, and ..."]))
+    unknown = Problem(kind="settings_unknown", message=f"{UNKNOWN_SETTINGS}: the base commit "
+                      "0123456789ab is not in the checkout, and ...")
+    line = _line(_verdict([_criterion("a", (4, 4, 4))], "failure", problems=[unknown]))
     assert "could not be read from its base, so the gate fails closed" in line
     assert "under the required minimum" not in line
 
@@ -139,6 +151,7 @@ def test_no_pdf_given_reads_as_such_not_as_an_unreadable_pdf() -> None:
         (1, 1, 1),
         fixes=["Make the PDF report readable by the tools."],
         about=NO_PDF,
+        artifact="pdf_report",
     )
     verdict = _verdict(
         [report_criterion, _criterion("graph", (3, 3, 3), fixes=["Add an error edge."])],
@@ -180,18 +193,24 @@ def test_fixes_come_from_the_most_score_relevant_criteria() -> None:
 
 
 def test_only_criteria_about_the_missing_pdf_are_marked() -> None:
-    said = _criterion("theoretical_depth", (1, 1, 1))
-    for opinion in said.opinions:
+    report = _criterion("theoretical_depth", (1, 1, 1), artifact="pdf_report")
+    images = _criterion("diagrams", (1, 1, 1), artifact="pdf_images")
+    code = _criterion("graph", (2, 2, 2), artifact="github_repo")
+    for opinion in code.opinions:  # the judges' words never decide what a criterion is about
         opinion.argument = "No PDF was provided with the submission, so nothing explains it."
-    code = _criterion("graph", (2, 2, 2))
-    for opinion in code.opinions:
-        opinion.argument = "No report of errors is given when a node fails."
-    view = build_view(_verdict([said, code], "success", pdf=None))
+    view = build_view(_verdict([report, images, code], "success", pdf=None))
+    assert [c.no_pdf for c in view.criteria] == [True, True, False]
+    given = build_view(_verdict([report, images, code], "success")).criteria
+    assert [c.no_pdf for c in given] == [False, False, False]
+
+
+def test_a_verdict_without_artifacts_marks_the_criteria_citing_the_missing_pdf() -> None:
+    cites = _criterion("theoretical_depth", (1, 1, 1))
+    for opinion in cites.opinions:
+        opinion.cited_evidence = [NO_PDF.id]
+    silent = _criterion("graph", (2, 2, 2))
+    view = build_view(_verdict([cites, silent], "success", pdf=None))
     assert [c.no_pdf for c in view.criteria] == [True, False]
-    assert [c.no_pdf for c in build_view(_verdict([said, code], "success")).criteria] == [
-        False,
-        False,
-    ]
 
 
 def test_remediation_splits_into_fixes_without_losing_markup() -> None:
@@ -205,7 +224,8 @@ def test_remediation_splits_into_fixes_without_losing_markup() -> None:
 
 def test_one_fix_that_lifts_several_criteria_ranks_above_one_that_lifts_one() -> None:
     code = _criterion("judges", (1, 1, 1), fixes=["Add persona prompts."])
-    report_criteria = [_criterion(f"pdf_{n}", (1, 1, 1), about=NO_PDF) for n in range(3)]
+    report_criteria = [_criterion(f"pdf_{n}", (1, 1, 1), about=NO_PDF,
+                                  artifact="pdf_report") for n in range(3)]
     fixes = top_fixes(build_view(_verdict([code, *report_criteria], "success", pdf=None)))
     assert [f.text for f in fixes] == [
         "Add the PDF report to the submission: none was given, and these criteria judge it.",

@@ -155,8 +155,8 @@ def _bulk_fact(commits: list[CommitInfo], head: str) -> Evidence:
         return make(NAME, "Bulk upload: most of the code arrived at once", True, where,
                     f"Code arrived in bulk: {why}; the whole history spans {span:.0f} "
                     "minutes. Code that lands seconds apart or in one commit was written "
-                    "elsewhere and pasted in. Fix: commit each layer as it is built, with a "
-                    "message saying what changed.", 0.85, TAGS, direction="adverse")
+                    "elsewhere and pasted in.", 0.85, TAGS, direction="adverse",
+                    fix="commit each layer as it is built, with a message saying what changed.")
     return make(NAME, "Code arrived in steps (no bulk upload)", True, head,
                 f"{measure}: under {RAPID_SHARE:.0%} rapid-fire and under "
                 f"{ONE_COMMIT_SHARE:.0%} in one commit.", 0.85, (*TAGS, DATED_TAG),
@@ -183,8 +183,8 @@ def _progression_fact(commits: list[CommitInfo], head: str) -> Evidence:
     return make(NAME, goal, False, where, f"The graph's files were written before, or within "
                 f"{STEP_MINUTES} minutes of, the tools' files (tools from {tools.sha[:7]} at "
                 f"{tools.when:%Y-%m-%d %H:%M}, graph from {graph.sha[:7]} at "
-                f"{graph.when:%Y-%m-%d %H:%M}). Fix: build and commit the tools before wiring "
-                "the graph that uses them.", 0.7, TAGS, content=stages, direction="adverse")
+                f"{graph.when:%Y-%m-%d %H:%M}).", 0.7, TAGS, content=stages, direction="adverse",
+                fix="build and commit the tools before wiring the graph that uses them.")
 
 
 def _count(commits: list[CommitInfo]) -> str:
@@ -194,17 +194,18 @@ def _count(commits: list[CommitInfo]) -> str:
     return f"{len(commits)} commits"
 
 
-def _why_no_history(root: Path) -> str:
-    """Why no commit could be read, told apart so the fix is the right one."""
+def _why_no_history(root: Path) -> tuple[str, str]:
+    """Why no commit could be read and its fix, told apart so the fix is the right one."""
     if not os.path.lexists(root / ".git"):
-        return ("The target is not a git repository (no .git in it). "
-                "Fix: audit a git checkout with its history.")
+        return ("The target is not a git repository (no .git in it).",
+                "audit a git checkout with its history.")
     if git_dir(root) is None:
         return ("The tree's .git (a gitdir file, commondir or alternates) leads outside the "
-                "audited tree, so its history was not read. Fix: audit a full clone, not a "
-                "worktree or a clone that borrows objects from elsewhere.")
-    return ("The repository has no commits, or git log could not read them. "
-            "Fix: audit a git checkout with its history.")
+                "audited tree, so its history was not read.",
+                "audit a full clone, not a worktree or a clone that borrows objects from "
+                "elsewhere.")
+    return ("The repository has no commits, or git log could not read them.",
+            "audit a git checkout with its history.")
 
 
 @detective(NAME)
@@ -214,8 +215,9 @@ def history(case: Case) -> list[Evidence]:
     # Only the target's own repository: never a parent folder's history.
     commits = read_log(ws.root) if (ws.root / ".git").exists() else None
     if commits is None or not commits:
-        return [make(NAME, "Git commit history", False, ".", _why_no_history(ws.root), 0.95,
-                     (*TAGS, "missing"), direction="adverse")]
+        why, fix = _why_no_history(ws.root)
+        return [make(NAME, "Git commit history", False, ".", why, 0.95,
+                     (*TAGS, "missing"), direction="adverse", fix=fix)]
     head = commits[-1].sha
     authors = sorted({c.author for c in commits})
     span_min = (commits[-1].when - commits[0].when).total_seconds() / 60
@@ -235,8 +237,8 @@ def history(case: Case) -> list[Evidence]:
     else:
         goal = "Single-commit history" if len(commits) == 1 else "Three or fewer commits"
         out.append(make(NAME, goal, True, head, f"Only {len(work)} commit(s) with work: no "
-                        "development story. Fix: commit in small steps as the system grows.",
-                        0.95, TAGS, content=commits[0].subject, direction="adverse"))
+                        "development story.", 0.95, TAGS, content=commits[0].subject,
+                        direction="adverse", fix="commit in small steps as the system grows."))
     if days >= 2 or span_min >= 180:
         out.append(make(NAME, "Work spread over several sessions", True, head,
                         f"Commits on {days} day(s) over {span_min / 60:.1f} hours.", 0.8,

@@ -53,9 +53,9 @@ def finished_fact(commits: list[CommitInfo], head: str, name: str, tags: tuple[s
                 head, f"{building} commits change source and {revising} of them revise a file "
                 "an earlier commit wrote: each adds new files, whole and consistent with the "
                 "rest. Building a system revisits its files (wiring, fixes), so this reads as "
-                "a finished tree split into commits; its dates are the author's to set. Fix: "
-                "commit the work as it is done, including the edits to earlier parts.", 0.7,
-                tags, direction="adverse")
+                "a finished tree split into commits; its dates are the author's to set.", 0.7,
+                tags, direction="adverse",
+                fix="commit the work as it is done, including the edits to earlier parts.")
 
 
 def as_claims(items: list[Evidence]) -> list[Evidence]:

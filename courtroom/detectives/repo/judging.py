@@ -57,9 +57,10 @@ def structured_output(case: Case) -> list[Evidence]:
         where = f"{models[0].path}:1" if models else _entry(index)
         out.append(make(name, "Judge output bound to a schema", False, where,
                         "No .with_structured_output(), .bind_tools(), messages.parse() or "
-                        f"tool-use call in {len(index.files)} Python files. Fix: bind the judge "
-                        "call to the opinion model with .with_structured_output(...).", 0.85,
-                        (*tags, "missing"), direction="adverse"))
+                        f"tool-use call in {len(index.files)} Python files.", 0.85,
+                        (*tags, "missing"), direction="adverse",
+                        fix="bind the judge call to the opinion model with "
+                        ".with_structured_output(...)."))
         if models:
             loops = [sf for sf in models if RETRY.search(sf.source.decode("utf-8", "replace"))]
             out.append(_retry(f"{(loops or models)[0].path}:1", bool(loops)))
@@ -67,10 +68,10 @@ def structured_output(case: Case) -> list[Evidence]:
     if hand:
         out.append(make(name, "Free-text model output parsed by hand", True, hand[0].location,
                         f"{len(hand)} place(s) in model-calling code turn free text into data "
-                        "with json.loads or a regular expression. Fix: take the answer from a "
-                        "schema-bound call instead of parsing text.", 0.8, tags,
+                        "with json.loads or a regular expression.", 0.8, tags,
                         content=clip("\n".join(f"{h.location} {h.excerpt}" for h in hand[:6]),
-                                     800), direction="adverse"))
+                                     800), direction="adverse",
+                        fix="take the answer from a schema-bound call instead of parsing text."))
     checked = validation(models)
     if checked:
         out.append(make(name, "Parsed output validated against a model", True,
@@ -119,8 +120,8 @@ def _retry(location: str, retried: bool) -> Evidence:
                     direction="supports")
     return make("structured_output", "Retry on failed or malformed output", False, location,
                 "No retry loop, tenacity decorator, RetryPolicy or max_retries around the judge "
-                "call or in its callers. Fix: retry the call on validation errors, a bounded "
-                "number of times.", 0.75, (*tags, "missing"), direction="adverse")
+                "call or in its callers.", 0.75, (*tags, "missing"), direction="adverse",
+                fix="retry the call on validation errors, a bounded number of times.")
 
 
 @detective("personas")
@@ -137,8 +138,8 @@ def persona_prompts(case: Case) -> list[Evidence]:
             where, beside = _prompt_home(prompts, index)
             out.append(make(name, f"{persona} persona prompt", False, where,
                             f"No string or prompt file of 60+ characters names the {persona} "
-                            f"persona. Fix: give the {persona} its own system prompt{beside}.",
-                            0.75, (*tags, "missing"), direction="adverse"))
+                            "persona.", 0.75, (*tags, "missing"), direction="adverse",
+                            fix=f"give the {persona} its own system prompt{beside}."))
             continue
         out.append(make(name, f"{persona} persona prompt", True, prompt.location,
                         f"Prompt text of {len(prompt.text)} characters attributed to the "
@@ -156,21 +157,22 @@ def persona_prompts(case: Case) -> list[Evidence]:
                "copied from another in runs of 40+ characters)")
         out.append(make(name, "Persona prompts are distinct (word-set Jaccard)", True, first,
                         ("distinct prompts (every pair Jaccard <= 0.5, under half copied)"
-                         if distinct else f"{why}. Fix: at `{first}`, give each persona its "
-                         "own philosophy and scoring guidance") + ". Computed on the prompts "
-                        "found.", 0.85, tags,
+                         if distinct else why) + ". Computed on the prompts found.", 0.85, tags,
                         content="\n".join(f"{a}~{b}: Jaccard {v:.3f}, copied {same[(a, b)]:.3f}"
                                           for (a, b), v in sims.items()),
-                        direction="supports" if distinct else "adverse"))
+                        direction="supports" if distinct else "adverse",
+                        fix=None if distinct else f"at `{first}`, give each persona its own "
+                        "philosophy and scoring guidance."))
     short = sorted(p.persona for p in prompts.values() if len(p.text) < SUBSTANTIVE)
     out.append(make(name, "Persona prompts give substantive instructions", True, first,
                     (f"{', '.join(short)} prompt(s) are under {SUBSTANTIVE} characters: a "
-                     "one-line label, not a philosophy to argue from. Fix: spell out what each "
-                     "persona looks for and how it scores.") if short else
+                     "one-line label, not a philosophy to argue from.") if short else
                     f"Every persona prompt found has {SUBSTANTIVE}+ characters of guidance.",
                     0.8, tags, content="\n".join(f"{p.persona}: {len(p.text)} chars"
                                                  for p in prompts.values()),
-                    direction="adverse" if short else "supports"))
+                    direction="adverse" if short else "supports",
+                    fix="spell out what each persona looks for and how it scores." if short
+                    else None))
     return out
 
 
@@ -185,10 +187,10 @@ def chief_justice(case: Case) -> list[Evidence]:
     if not facts:
         entry = _entry(index)
         return [make(name, "Chief justice synthesis code", False, entry,
-                     "No function or module named like a chief justice, synthesis or verdict. "
-                     f"Fix: add a chief justice that turns the opinions into scores by fixed "
-                     f"rules, wired in at `{entry}`.", 0.75, (*tags, "missing"),
-                     direction="adverse")]
+                     "No function or module named like a chief justice, synthesis or verdict.",
+                     0.75, (*tags, "missing"), direction="adverse",
+                     fix="add a chief justice that turns the opinions into scores by fixed "
+                     f"rules, wired in at `{entry}`.")]
     # A model that only words the remediation or the narrative around rule-made scores
     # does not decide the verdict; one that drafts the scores does.
     prose = [f for f in facts if f.llm_calls and prose_only(index, f.name)]
@@ -199,9 +201,9 @@ def chief_justice(case: Case) -> list[Evidence]:
     if llm:
         out = [make(name, "Chief justice delegates the verdict to an LLM call", True,
                     llm[0].location, f"{llm[0].name} calls {', '.join(llm[0].llm_calls)}: the "
-                    "verdict depends on a model, not on fixed rules. Fix: compute the final "
-                    "score with deterministic rules over the opinions.", 0.85,
-                    (*tags, UNWORKABLE), content=listing, direction="adverse")]
+                    "verdict depends on a model, not on fixed rules.", 0.85,
+                    (*tags, UNWORKABLE), content=listing, direction="adverse",
+                    fix="compute the final score with deterministic rules over the opinions.")]
     else:
         top = max(facts, key=lambda f: (f.branches, f.location))
         out = [make(name, "Verdict by deterministic rules (no LLM call)", True, top.location,
@@ -231,7 +233,7 @@ def _rules(index: SourceIndex, fallback: str, tags: tuple[str, ...]) -> list[Evi
                             direction="supports"))
         else:
             out.append(make(name, goal, False, home, f"No code for the {rule} rule in the "
-                            "chief justice's modules (comments and docstrings do not count). "
-                            f"Fix: implement the {rule} rule as code.", 0.7,
-                            (*tags, "missing"), direction="adverse"))
+                            "chief justice's modules (comments and docstrings do not count).",
+                            0.7, (*tags, "missing"), direction="adverse",
+                            fix=f"implement the {rule} rule as code."))
     return out

@@ -82,9 +82,9 @@ def _runnable(index: SourceIndex, facts: GraphFacts) -> list[Evidence]:
         where = facts.nodes.get(stuck[0], next(iter(facts.nodes.values()), "."))
         out.append(make(NAME, "Nodes with no way on (dead ends)", True, where,
                         f"No edge leaves {', '.join(stuck[:6])}: a run that reaches it stops "
-                        "there instead of going on to the synthesis or END. Fix: add an edge "
-                        f"from {stuck[0]} to the next step or to END.", 0.7, tags,
-                        content=", ".join(stuck), direction="adverse"))
+                        "there instead of going on to the synthesis or END.", 0.7, tags,
+                        content=", ".join(stuck), direction="adverse",
+                        fix=f"add an edge from {stuck[0]} to the next step or to END."))
     uneven = uneven_joins([(e.source, e.target, e.joined) for e in facts.edges], facts.fan_in,
                           _branch_nodes(facts))
     for target, depths in list(uneven.items())[:3]:
@@ -92,9 +92,10 @@ def _runnable(index: SourceIndex, facts: GraphFacts) -> list[Evidence]:
         out.append(make(NAME, "Join reached by separate edges from uneven branches", True,
                         facts.nodes.get(target, next(iter(facts.nodes.values()), ".")),
                         f"{target} is reached by separate edges from branches of different "
-                        f"length ({branches}), so it runs once per arrival instead of once. "
-                        f"Fix: join them with one list edge, add_edge([...], \"{target}\"), "
-                        "or even out the branches.", 0.7, tags, direction="adverse"))
+                        f"length ({branches}), so it runs once per arrival instead of once.",
+                        0.7, tags, direction="adverse",
+                        fix=f"join them with one list edge, add_edge([...], \"{target}\"), "
+                        "or even out the branches."))
     wiring = sorted({location_path(loc) for loc in facts.nodes.values()})
     files = [sf for sf in index.files if sf.path in wiring]
     broken = broken_imports(index, files)
@@ -102,11 +103,12 @@ def _runnable(index: SourceIndex, facts: GraphFacts) -> list[Evidence]:
         b = broken[0]
         out.append(make(NAME, "Graph module imports a name its module does not define", True,
                         b.location, f"{b.name} is imported from {b.module}, which neither "
-                        "defines nor re-exports it: building the graph fails with ImportError. "
-                        f"Fix: import the name {b.module} really defines, or define {b.name} "
-                        "there.", 0.9, tags,
+                        "defines nor re-exports it: building the graph fails with ImportError.",
+                        0.9, tags,
                         content="\n".join(f"{x.location} {x.module}.{x.name}"
-                                          for x in broken[:10]), direction="adverse"))
+                                          for x in broken[:10]), direction="adverse",
+                        fix=f"import the name {b.module} really defines, or define {b.name} "
+                        "there."))
     return out
 
 
@@ -122,19 +124,19 @@ def _never_run(facts: GraphFacts, dynamic: bool, tags: tuple[str, ...]) -> list[
         where = next(e.location for e in facts.routers if (e.source, e.target) == wrong[0])
         out.append(make(NAME, "Conditional route to a node that does not exist", True, where,
                         f"The router after {src} can send the run to {dst}, which is not a "
-                        "node of the graph: LangGraph rejects the route. Fix: add the node "
-                        f"{dst}, or map the route to an existing node or END.", 0.7, tags,
+                        "node of the graph: LangGraph rejects the route.", 0.7, tags,
                         content="\n".join(f"{a} -> {b}" for a, b in wrong[:10]),
-                        direction="adverse"))
+                        direction="adverse",
+                        fix=f"add the node {dst}, or map the route to an existing node or END."))
     lost = unreachable(facts.nodes, [(e.source, e.target) for e in facts.edges],
                        dynamic or bool(facts.unresolved_routes))
     if lost:
         out.append(make(NAME, "Nodes no run reaches", True, facts.nodes[lost[0]],
                         f"{', '.join(lost[:6])} {'is' if len(lost) == 1 else 'are'} added to "
-                        "the graph but no edge from START leads there: the node never runs. "
-                        f"Fix: add an edge into {lost[0]} from the step that should precede "
-                        "it, or remove it.", 0.75, tags, content=", ".join(lost),
-                        direction="adverse"))
+                        "the graph but no edge from START leads there: the node never runs.",
+                        0.75, tags, content=", ".join(lost), direction="adverse",
+                        fix=f"add an edge into {lost[0]} from the step that should precede "
+                        "it, or remove it."))
     return out
 
 
@@ -165,9 +167,10 @@ def _parallel(facts: GraphFacts, first: str) -> list[Evidence]:
                         content=f"{', '.join(sources)} -> {dst}", direction="supports"))
     if not facts.fan_in:
         out.append(make(NAME, "Fan-in join of parallel branches", False, first,
-                        "No node joins two or more branches. Fix: join the parallel branches "
-                        "in an aggregator node before the next stage.", 0.8,
-                        (*tags, "missing"), direction="adverse"))
+                        "No node joins two or more branches.", 0.8,
+                        (*tags, "missing"), direction="adverse",
+                        fix="join the parallel branches in an aggregator node before the next "
+                        "stage."))
     for role, pattern in (("Detectives", DETECTIVE_NAME), ("Judges", JUDGE_NAME)):
         role_tags = (*tags, "personas") if role == "Judges" else tags
         hits = facts.branches_matching(pattern)
@@ -181,10 +184,10 @@ def _parallel(facts: GraphFacts, first: str) -> list[Evidence]:
             names = sorted(n for n in facts.nodes if pattern.search(n))
             out.append(make(NAME, f"{role} run in parallel", False, first,
                             f"No fan-out point reaches two or more {role.lower()} nodes "
-                            f"(matching nodes: {', '.join(names) or 'none'}). Fix: add an edge "
-                            f"from one node to each of the {role.lower()} so they run in the "
-                            "same superstep.", 0.8, (*role_tags, "missing"),
-                            direction="adverse"))
+                            f"(matching nodes: {', '.join(names) or 'none'}).", 0.8,
+                            (*role_tags, "missing"), direction="adverse",
+                            fix=f"add an edge from one node to each of the {role.lower()} so "
+                            "they run in the same superstep."))
     return out
 
 
@@ -194,9 +197,9 @@ def _conditional(facts: GraphFacts, first: str) -> list[Evidence]:
     goal = "Conditional edges route errors or missing evidence"
     if not facts.routers:
         return [make(NAME, goal, False, first, "No add_conditional_edges call: no routing on "
-                     "errors or missing evidence. Fix: add a conditional edge after the "
-                     "aggregator that sends failed or empty evidence to an error or "
-                     "degraded-report node.", 0.8, (*tags, "missing"), direction="adverse")]
+                     "errors or missing evidence.", 0.8, (*tags, "missing"), direction="adverse",
+                     fix="add a conditional edge after the aggregator that sends failed or "
+                     "empty evidence to an error or degraded-report node.")]
     out = [make(NAME, "Conditional edges", True, facts.routers[0].location,
                 f"{len(facts.routers)} conditional route(s).", 0.9, tags,
                 content="\n".join(f"{e.source} -[{e.label}]-> {e.target}"
@@ -210,9 +213,8 @@ def _conditional(facts: GraphFacts, first: str) -> list[Evidence]:
     else:
         out.append(make(NAME, goal, False, facts.routers[0].location,
                         "No conditional route leads to an error, fallback or degraded node or "
-                        "ends the run early. Fix: route failures and missing evidence to a "
-                        "node that reports them.", 0.75, (*tags, "missing"),
-                        direction="adverse"))
+                        "ends the run early.", 0.75, (*tags, "missing"), direction="adverse",
+                        fix="route failures and missing evidence to a node that reports them."))
     return out
 
 

@@ -61,8 +61,8 @@ def _model_fact(found: list[ClassFact], word: str, goal: str) -> Evidence:
                     f"{len(c.fields)} typed fields.", 0.9, tags,
                     content=clip("\n".join(c.fields[:12]), 600), direction="supports")
     return make(name, goal, False, ".", f"No BaseModel/TypedDict class named like "
-                f"'{word}'. Fix: declare it as a pydantic model with typed fields.", 0.75,
-                (*tags, "missing"), direction="adverse")
+                f"'{word}'.", 0.75, (*tags, "missing"), direction="adverse",
+                fix="declare it as a pydantic model with typed fields.")
 
 
 @detective("state")
@@ -76,8 +76,8 @@ def state_facts(case: Case) -> list[Evidence]:
     if not found:
         return [make(name, "Typed graph state", False, ".",
                      f"No class deriving from BaseModel or TypedDict in {len(index.files)} "
-                     "Python files. Fix: define the graph state as a TypedDict or BaseModel.",
-                     0.85, (*tags, "missing"), direction="adverse")]
+                     "Python files.", 0.85, (*tags, "missing"), direction="adverse",
+                     fix="define the graph state as a TypedDict or BaseModel.")]
     out = [make(name, "Typed models (BaseModel/TypedDict)", True, found[0].location,
                 f"{len(found)} typed classes.", 0.95, tags,
                 content=clip("\n".join(f"{c.location} {c.name}({c.bases})"
@@ -87,9 +87,9 @@ def state_facts(case: Case) -> list[Evidence]:
         (c for c in found if "TypedDict" in c.bases), None)
     if state is None:
         out.append(make(name, "Typed graph state", False, found[0].location,
-                        "No typed class is the StateGraph's state or is named like a state. "
-                        "Fix: build the StateGraph over a TypedDict or BaseModel state.", 0.7,
-                        (*tags, "missing"), direction="adverse"))
+                        "No typed class is the StateGraph's state or is named like a state.",
+                        0.7, (*tags, "missing"), direction="adverse",
+                        fix="build the StateGraph over a TypedDict or BaseModel state."))
     else:
         out.append(make(name, "Typed graph state", True, state.location,
                         f"{state.name}({state.bases}) is the graph state with "
@@ -107,10 +107,11 @@ def _state_collections(state: ClassFact) -> list[Evidence]:
     held = [f for f in state.fields if any(k in f.lower() for k in ("evidence", "opinion"))]
     out = [make(name, "Graph state holds evidence and opinions", bool(held), state.location,
                 f"{state.name} declares {len(held)} evidence/opinion field(s)." if held else
-                f"{state.name} has no evidence or opinion field. Fix: add typed evidence and "
-                "opinion collections to the graph state.", 0.85, tags,
+                f"{state.name} has no evidence or opinion field.", 0.85, tags,
                 content=clip("\n".join(held), 600) or None,
-                direction="supports" if held else "adverse")]
+                direction="supports" if held else "adverse",
+                fix=None if held else "add typed evidence and opinion collections to the "
+                "graph state.")]
     if state.reducers:
         out += [make(name, "State field with a reducer", True, where,
                      f"{state.name}.{field} is Annotated with {reducer}, so parallel branches "
@@ -120,7 +121,8 @@ def _state_collections(state: ClassFact) -> list[Evidence]:
     else:
         out.append(make(name, "State field with a reducer", False, state.location,
                         f"No field of {state.name} is Annotated with a reducer: parallel "
-                        "writes to it overwrite each other. Fix: annotate the list and dict "
-                        "fields, e.g. Annotated[list[...], operator.add].", 0.8,
-                        (*tags, "missing"), direction="adverse"))
+                        "writes to it overwrite each other.", 0.8,
+                        (*tags, "missing"), direction="adverse",
+                        fix="annotate the list and dict fields, e.g. "
+                        "Annotated[list[...], operator.add]."))
     return out

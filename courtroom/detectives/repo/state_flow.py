@@ -137,9 +137,10 @@ def _undeclared(flow: Flow, schemas: list[Schema]) -> list[Evidence]:
                 NAME, "Node returns a key the state schema does not declare", True, where,
                 f"Node {name} returns the key '{shown}', which {state.name} (the graph's "
                 f"state, {state.location}) does not declare: LangGraph drops the update "
-                f"silently.{tail} Fix: declare {shown} in {state.name} at {state.location}, "
-                f"or return a declared key at {where}.", 0.75 if key in hard else 0.7, tags,
-                content=f"{where} {shown}", direction="adverse"))
+                f"silently.{tail}", 0.75 if key in hard else 0.7, tags,
+                content=f"{where} {shown}", direction="adverse",
+                fix=f"declare {shown} in {state.name} at {state.location}, "
+                f"or return a declared key at {where}."))
     return out
 
 
@@ -183,10 +184,10 @@ def _unwritten(index: SourceIndex, ws: Workspace, flow: Flow, schemas: list[Sche
                 NAME, "State key read that nothing writes", True, where,
                 f"{role} {name} reads '{shown}' from the state, but no node returns it and "
                 f"{why}: the read fails (KeyError or a validation error) the first time it "
-                f"runs. Fix: return {shown} from the node that computes it"
+                "runs.", 0.75, TAGS, content=f"{where} {shown}", direction="adverse",
+                fix=f"return {shown} from the node that computes it"
                 f"{'' if key in declared else ' and declare it in the state'}, or read it "
-                f"with a default at {where}.", 0.75, TAGS,
-                content=f"{where} {shown}", direction="adverse"))
+                f"with a default at {where}."))
     return out
 
 
@@ -243,9 +244,9 @@ def _unwired_judges(index: SourceIndex, ws: Workspace, wired: set[str]) -> list[
                 NAME, "Judge or chief justice written but never added to the graph",
                 True, where,
                 f"{name} takes the state like a graph node, but the graph has no "
-                f"{role} node and nothing calls or wires {name}: the {role} never runs. "
-                f"Fix: add it with add_node(\"{name}\", {name}) and an edge into it, or "
-                f"remove {name} at {where}.", 0.75, GRAPH_TAGS, content=f"{where} {name}",
-                direction="adverse"))
+                f"{role} node and nothing calls or wires {name}: the {role} never runs.",
+                0.75, GRAPH_TAGS, content=f"{where} {name}", direction="adverse",
+                fix=f"add it with add_node(\"{name}\", {name}) and an edge into it, or "
+                f"remove {name} at {where}."))
             break
     return out

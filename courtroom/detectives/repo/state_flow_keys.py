@@ -201,8 +201,8 @@ def unread_inner(index: SourceIndex, flow: list[tuple[GraphFunction, Access]],
             out.append(make(
                 detective, "State looked up under a key it is never stored under", True, where,
                 f"{name} looks up '{key}' in the state's '{outer}', but every write of "
-                f"'{outer}' stores only {names}: the lookup never finds anything. Fix: look "
-                f"up one of {names} at {where}, or store under '{key}' where '{outer}' "
-                "is written.", 0.75, TAGS, content=f"{where} {outer}[{key}]",
-                direction="adverse"))
+                f"'{outer}' stores only {names}: the lookup never finds anything.", 0.75, TAGS,
+                content=f"{where} {outer}[{key}]", direction="adverse",
+                fix=f"look up one of {names} at {where}, or store under '{key}' where "
+                f"'{outer}' is written."))
     return out

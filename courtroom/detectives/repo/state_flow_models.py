@@ -154,8 +154,8 @@ def model_misuse(index: SourceIndex, classes: dict[str, list[ClassInfo]], roots:
         out.append(make(
             detective, "Model used with a field it does not define", True, where,
             f"{usage} at {where}, but {model} ({schema.location}) defines no field {attr}: "
-            f"{effect}. Fix: use one of {model}'s fields "
+            f"{effect}.", 0.75, TAGS, content=f"{where} {model}.{attr}", direction="adverse",
+            fix=f"use one of {model}'s fields "
             f"({', '.join(sorted(schema.fields)[:8]) or 'none'}) at {where}, or add {attr} "
-            f"to {model} at {schema.location}.", 0.75, TAGS, content=f"{where} {model}.{attr}",
-            direction="adverse"))
+            f"to {model} at {schema.location}."))
     return out

@@ -140,12 +140,12 @@ def _clones(sf: SourceFile) -> bool:
 
 
 def _aspect(goal: str, ok: bool, where: str, held: str, failed: str, conf: float = 0.8,
-            content: str | None = None, seen: bool = False) -> Evidence:
+            content: str | None = None, seen: bool = False, fix: str | None = None) -> Evidence:
     """One clone aspect: it holds (supports) or it does not (adverse, with its fix).
     ``seen``: the failure is a defect found in the code, not a missing safeguard."""
     return make(NAME, goal, ok or seen, where, held if ok else failed, conf,
                 TAGS if ok else (*TAGS, "missing"), content=content,
-                direction="supports" if ok else "adverse")
+                direction="supports" if ok else "adverse", fix=None if ok else fix)
 
 
 def _sandbox(texts: dict[str, str], calls: list[tuple[SourceFile, ToolCall]],
@@ -164,10 +164,10 @@ def _sandbox(texts: dict[str, str], calls: list[tuple[SourceFile, ToolCall]],
         c = temp[0][1]
         return _aspect(goal, False, c.location, "", f"{c.kind} creates the clone directory "
                        "but nothing in that file removes it, so every audit leaves a copy "
-                       "behind. Fix: use tempfile.TemporaryDirectory() as a context manager.",
-                       content=c.excerpt, seen=True)
-    return _aspect(goal, False, where, "", "No tempfile-based isolation for the clone. Fix: "
-                   "clone into tempfile.TemporaryDirectory().")
+                       "behind.", content=c.excerpt, seen=True,
+                       fix="use tempfile.TemporaryDirectory() as a context manager.")
+    return _aspect(goal, False, where, "", "No tempfile-based isolation for the clone.",
+                   fix="clone into tempfile.TemporaryDirectory().")
 
 
 def _commands(calls: list[ToolCall], where: str) -> Evidence:
@@ -195,8 +195,8 @@ def _commands(calls: list[ToolCall], where: str) -> Evidence:
            "without a shell runs as one program name, and the usual next step, shell=True, "
            "can be injected into")
     return _aspect(goal, False, first.location,
-                   "", f"{first.kind}: {why}. Fix: pass an argument list and drop "
-                   "shell=True / os.system.", content=first.excerpt, seen=True)
+                   "", f"{first.kind}: {why}.", content=first.excerpt, seen=True,
+                   fix="pass an argument list and drop shell=True / os.system.")
 
 
 @detective(NAME)
@@ -219,8 +219,8 @@ def tools(case: Case) -> list[Evidence]:
                                              for _sf, c in calls[:24]), 2000) or None)]
     if not cloning:
         out.append(_aspect("Repository cloning tool", False, where, "", "No code clones a "
-                           "repository (git clone or Repo.clone_from). Fix: add a clone tool "
-                           "that runs git in a temporary directory.", 0.75))
+                           "repository (git clone or Repo.clone_from).", 0.75,
+                           fix="add a clone tool that runs git in a temporary directory."))
     scoped = [(sf, c) for sf, c in calls if sf in scope]
     out.append(_sandbox(texts, scoped, where))
     out.append(_commands([c for _sf, c in calls], where))
@@ -228,15 +228,15 @@ def tools(case: Case) -> list[Evidence]:
     out.append(_aspect("Command failures checked", bool(_CHECKED.search(text)), where,
                        "The clone code checks failures (check=True, returncode or an except "
                        "for the command's error).", "The clone code never checks whether git "
-                       "failed. Fix: pass check=True or test returncode and report stderr."))
+                       "failed.", fix="pass check=True or test returncode and report stderr."))
     out.append(_aspect("Clone URL validated before use", bool(_URL_CHECK.search(text)), where,
                        "The URL is validated (a URL parser, a pattern or an allowed-host "
-                       "check) before git sees it.", "The URL goes to git unchecked. Fix: "
-                       "accept only https URLs of allowed hosts and reject option-like "
-                       "values.", 0.7))
+                       "check) before git sees it.", "The URL goes to git unchecked.", 0.7,
+                       fix="accept only https URLs of allowed hosts and reject option-like "
+                       "values."))
     out.append(_aspect("Authentication failures reported", bool(_AUTH.search(text)), where,
                        "The clone code recognises authentication failures and reports them.",
-                       "A private or missing repository fails like any other error. Fix: "
-                       "detect authentication failures in git's stderr and report them "
-                       "clearly.", 0.7))
+                       "A private or missing repository fails like any other error.", 0.7,
+                       fix="detect authentication failures in git's stderr and report them "
+                       "clearly."))
     return out

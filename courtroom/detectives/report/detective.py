@@ -89,10 +89,11 @@ def _concepts(case: Case, pdf: PdfData) -> list[Evidence]:
         goal = f"Concept '{f.concept}' explained in the report"
         if f.level == "absent":
             out.append(make(NAME, goal, False, f"pdf:page {home}", f"'{f.concept}' is neither "
-                            f"named nor explained in other words in {len(pdf.pages)} pages. "
-                            f"Fix: on page {home}, beside the concepts the report explains, "
+                            f"named nor explained in other words in {len(pdf.pages)} pages.",
+                            0.85, (*tags, "missing"), direction="adverse",
+                            fix=f"on page {home}, beside the concepts the report explains, "
                             f"explain how the code implements {f.concept}, naming the files "
-                            "that do it.", 0.85, (*tags, "missing"), direction="adverse"))
+                            "that do it."))
             continue
         where = f"pdf:page {f.page}"
         pages = ", ".join(str(p) for p in f.pages) or "none"
@@ -110,15 +111,15 @@ def _concepts(case: Case, pdf: PdfData) -> list[Evidence]:
             lack = "names no file or function of the repository" if not f.ties else \
                 "says little about how it works"
             out.append(make(NAME, goal, True, where, f"Partly explained: the best passage "
-                            f"{lack}. Fix: on page {f.page}, tie {f.concept} to the code that "
-                            "implements it and say how it works.", 0.55, (*tags, "thin"),
-                            content=content, direction="supports"))
+                            f"{lack}.", 0.55, (*tags, "thin"), content=content,
+                            direction="supports", fix=f"on page {f.page}, tie {f.concept} to "
+                            "the code that implements it and say how it works."))
         else:
             out.append(make(NAME, goal, False, where, f"Keyword-dropping: named {f.mentions} "
-                            f"time(s) (pages {pages}) but never explained or tied to the code. "
-                            f"Fix: on page {f.page}, explain how the code implements "
-                            f"{f.concept}.", 0.75, (*tags, "keyword_dropping"), content=content,
-                            direction="adverse"))
+                            f"time(s) (pages {pages}) but never explained or tied to the code.",
+                            0.75, (*tags, "keyword_dropping"), content=content,
+                            direction="adverse", fix=f"on page {f.page}, explain how the code "
+                            f"implements {f.concept}."))
     return out
 
 
@@ -145,9 +146,9 @@ def _paths(checks: list[PathCheck]) -> list[Evidence]:
     for c in bad[:MAX_HALLUCINATED]:
         out.append(make(NAME, "Report cites a file that is not in the repository", True,
                         f"pdf:page {c.page}", f"'{clip(c.path, 120)}' matches no file or folder "
-                        f"in the repository. Fix: correct or remove the path on page {c.page}.",
-                        0.85, (*tags, "hallucination"), content=clip(c.path, 160),
-                        direction="adverse"))
+                        "in the repository.", 0.85, (*tags, "hallucination"),
+                        content=clip(c.path, 160), direction="adverse",
+                        fix=f"correct or remove the path on page {c.page}."))
     for c in aside[:MAX_HALLUCINATED]:
         out.append(make(NAME, "Report mentions a path it does not claim exists", True,
                         f"pdf:page {c.page}", f"'{clip(c.path, 120)}' is not in the repository, "
@@ -164,9 +165,9 @@ def _uncited(checks: list[PathCheck], verified: int) -> Evidence:
              "names no repository file paths")
     return make(NAME, "Report cites the files its claims rest on", False, where,
                 f"The report {cited}, so its claims about the system cannot be "
-                f"cross-referenced with the code. Fix: on {where.removeprefix('pdf:')}, name "
-                "the file (and line) that implements each mechanism the report describes.",
-                0.75, (PDF, "paths", "claims", "missing"), direction="adverse")
+                "cross-referenced with the code.", 0.75, (PDF, "paths", "claims", "missing"),
+                direction="adverse", fix=f"on {where.removeprefix('pdf:')}, name the file "
+                "(and line) that implements each mechanism the report describes.")
 
 
 def _claims(checks: list[ClaimCheck]) -> list[Evidence]:
@@ -185,10 +186,10 @@ def _claims(checks: list[ClaimCheck]) -> list[Evidence]:
                             direction="supports" if honest else "context"))
             continue
         status = "supported by the source" if c.supported else "NOT supported by the source"
-        fix = "" if c.supported else f" Fix: correct the claim on page {c.page}" + (
+        fix = None if c.supported else f"correct the claim on page {c.page}" + (
             f", or make `{c.code}` do what it says." if c.code else " or build it.")
-        out.append(make(NAME, goal, True, f"pdf:page {c.page}", f"Claim {status}: {c.basis}."
-                        + fix, 0.8, (PDF, "claims"),
+        out.append(make(NAME, goal, True, f"pdf:page {c.page}", f"Claim {status}: {c.basis}.",
+                        0.8, (PDF, "claims"), fix=fix,
                         content=f"{'supported' if c.supported else 'unsupported'} | {excerpt}",
                         direction="supports" if c.supported else "adverse"))
     return out
@@ -213,10 +214,10 @@ def _discredited(paths: list[PathCheck], claims: list[ClaimCheck]) -> list[Evide
     return [make(NAME, "Several of the report's statements are false", True,
                  f"pdf:page {false[0][0]}", f"{len(contradicted)} of the {len(made)} feature "
                  f"claims checked are contradicted by the code, {len(false)} false statements "
-                 f"in all ({listing}). Fix: correct each on its page, starting with page "
-                 f"{false[0][0]}.", 0.85,
+                 f"in all ({listing}).", 0.85,
                  (PDF, "claims", DISCREDITED if worst else MISLEADING),
-                 content=listing, direction="adverse")]
+                 content=listing, direction="adverse",
+                 fix=f"correct each on its page, starting with page {false[0][0]}.")]
 
 
 def _quotes(case: Case, pdf: PdfData) -> list[Evidence]:
@@ -232,7 +233,7 @@ def _quotes(case: Case, pdf: PdfData) -> list[Evidence]:
             out.append(make(NAME, "Report quotes code text that is not in the repository", True,
                             f"pdf:page {q.page}", "The report presents this as the code's own "
                             "words (a prompt, docstring or message), but no text file of the "
-                            f"repository contains it. Fix: quote the code as it is on page "
-                            f"{q.page}, or change the code.", 0.8,
-                            (PDF, "claims", "quotes"), content=quoted, direction="adverse"))
+                            "repository contains it.", 0.8,
+                            (PDF, "claims", "quotes"), content=quoted, direction="adverse",
+                            fix=f"quote the code as it is on page {q.page}, or change the code."))
     return out

@@ -57,7 +57,7 @@ class Held:
         return named + ("; the code's graph does not fan out" if self.contradicts else "")
 
     def fix(self, where: str) -> str:
-        return (f" Fix: redraw the diagram on {where.removeprefix('pdf:')} as the code builds "
+        return (f"redraw the diagram on {where.removeprefix('pdf:')} as the code builds "
                 "the graph (it has no parallel branches), or make the code run them in parallel.")
 
 

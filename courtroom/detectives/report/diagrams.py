@@ -96,26 +96,27 @@ def _graph(case: Case, d: Drawing, where: str, what: str,
     if not held.fans:
         return [make(NAME, f"{what} in the report shows a linear flow", True, where,
                      f"{what}: {shape}; no box fans out or in (a linear flow)"
-                     + (", while the code's graph fans out. Fix: redraw the diagram on "
-                        f"{where.removeprefix('pdf:')} with the parallel branches and their "
-                        "join." if held.code_fans else ".") + note, 0.75, (*tags, "linear"),
-                     content=content, direction="adverse" if held.code_fans else "context")]
+                     + (", while the code's graph fans out." if held.code_fans else ".") + note,
+                     0.75, (*tags, "linear"),
+                     content=content, direction="adverse" if held.code_fans else "context",
+                     fix=f"redraw the diagram on {where.removeprefix('pdf:')} with the "
+                     "parallel branches and their join." if held.code_fans else None)]
     said = (f"{what}: {shape}; it branches (fan-out at "
             f"{clip(', '.join(d.fan_out) or 'none', 80)}; fan-in at "
             f"{clip(', '.join(d.fan_in) or 'none', 80)}){held.said}.")
     direction: Direction = ("adverse" if held.contradicts else
                             "context" if held.generic else "supports")
     out = [make(NAME, f"{what} in the report", True, where,
-                said + (held.fix(where) if held.contradicts else "") + note, 0.8,
-                (*tags, "parallelism"), content=content, direction=direction)]
+                said + note, 0.8, (*tags, "parallelism"), content=content, direction=direction,
+                fix=held.fix(where) if held.contradicts else None)]
     if held.overstates:
         out.append(make(NAME, f"{what} in the report shows joins the code lacks", True, where,
                         f"{what} joins parallel branches at {held.joins} points "
                         f"({clip(', '.join(d.fan_in), 120)}), the code's graph at "
-                        f"{held.code_joins}: it shows parallelism the code does not run. "
-                        f"Fix: redraw the diagram on {where.removeprefix('pdf:')} as the code "
-                        "builds the graph, or make the code run those branches in parallel."
-                        + note, 0.7, (*tags, "mismatch"), content=content, direction="adverse"))
+                        f"{held.code_joins}: it shows parallelism the code does not run."
+                        + note, 0.7, (*tags, "mismatch"), content=content, direction="adverse",
+                        fix=f"redraw the diagram on {where.removeprefix('pdf:')} as the code "
+                        "builds the graph, or make the code run those branches in parallel."))
     return out
 
 
@@ -195,8 +196,9 @@ def diagrams(case: Case) -> list[Evidence]:
         return [*out, make(NAME, "Diagram in the report", False, "pdf",
                            f"No drawn diagram, text diagram or diagram image on "
                            f"{len(pdf.pages)} pages (tables, code blocks and images without "
-                           "boxes and arrows are not diagrams). Fix: add an architecture "
-                           "diagram showing where the graph fans out and joins.",
-                           0.85, (*TAGS, "missing"), direction="adverse"),
+                           "boxes and arrows are not diagrams).",
+                           0.85, (*TAGS, "missing"), direction="adverse",
+                           fix="add an architecture diagram showing where the graph fans out "
+                           "and joins."),
                 *_not_transcribed(list(readings.values()))]
     return [*out, *_not_transcribed(list(readings.values()))]

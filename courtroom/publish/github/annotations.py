@@ -84,7 +84,9 @@ def findings(verdict: Verdict) -> list[Annotation]:
         level = "failure" if security else "warning" if (weakest <= 2 or not ev.found) else "notice"
         about = ", ".join(f"{name} ({score}/5)" for name, score in criteria) or "security review"
         state = "found" if ev.found else "not found"
-        message = plain(f"{ev.goal} — {state}. {ev.rationale}") + f"\nRelevant to: {plain(about)}."
+        fix = f" Fix: {ev.fix}" if ev.fix else ""
+        message = plain(f"{ev.goal} — {state}. {ev.rationale}{fix}") + (
+            f"\nRelevant to: {plain(about)}.")
         title = plain(f"Courtroom: {ev.goal}")
         out.append(Annotation(place[0], place[1], place[2], level, title, message))
     out.sort(key=lambda a: (LEVEL_ORDER[a.level], a.path, a.start_line, a.title))

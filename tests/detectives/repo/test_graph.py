@@ -51,7 +51,7 @@ def test_linear_graph_has_no_parallelism(tmp_path: Path, open_case: OpenCase) ->
                  "Fan-in join of parallel branches",
                  "Conditional edges route errors or missing evidence"):
         item = by_goal(ev, goal)[0]
-        assert not item.found and item.direction == "adverse" and "Fix:" in item.rationale
+        assert not item.found and item.direction == "adverse" and item.fix
     assert "__start__ --> detective" in (by_goal(ev, "Extracted")[0].content or "")
 
 

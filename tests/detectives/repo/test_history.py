@@ -89,7 +89,7 @@ def test_progression_comes_from_files_not_messages(tmp_path: Path, open_case: Op
                Commit("Add tools: git clone detective", {"README.md": "# r\n"}),
                Commit("Graph orchestration with judges", {"src/tools/repo_tools.py": _module(40)})]
     prog = by_goal(history(open_case(make_repo(tmp_path / "r", commits))), "Progression")[0]
-    assert prog.direction == "adverse" and "Fix:" in prog.rationale
+    assert prog.direction == "adverse" and prog.fix
 
 
 def test_merge_only_history(tmp_path: Path, open_case: OpenCase) -> None:

@@ -13,7 +13,7 @@ from detectives.conftest import OpenCase, by_goal
 def _missing(ev: list) -> str:  # type: ignore[type-arg]
     [fact] = by_goal(ev, "Git commit history")
     assert not fact.found and fact.direction == "adverse" and "missing" in fact.tags
-    return fact.rationale
+    return f"{fact.rationale} {fact.fix}"
 
 
 def test_a_folder_without_git_is_told_to_bring_its_history(

@@ -71,7 +71,7 @@ def test_retry_policy_on_the_graph_counts(tmp_path: Path, open_case: OpenCase) -
 def test_no_retry_is_adverse(tmp_path: Path, open_case: OpenCase) -> None:
     files = {"src/judges.py": CALLER_LOOP.split("\n\n\ndef run_judges")[0]}
     retry = by_goal(structured_output(_case(tmp_path, open_case, files)), "Retry on")[0]
-    assert retry.direction == "adverse" and not retry.found and "Fix:" in retry.rationale
+    assert retry.direction == "adverse" and not retry.found and retry.fix
 
 
 def test_hand_parsed_free_text_is_adverse(tmp_path: Path, open_case: OpenCase) -> None:
@@ -130,7 +130,7 @@ def test_one_line_personas_are_adverse(tmp_path: Path, open_case: OpenCase) -> N
     missing = by_goal(ev, "TechLead persona prompt")[0]
     assert missing.direction == "adverse"
     # The fix names where the prompt belongs: beside the prompts the repository has.
-    assert missing.location == "src/judges.py:1" and "`src/judges.py:1`" in missing.rationale
+    assert missing.location == "src/judges.py:1" and "`src/judges.py:1`" in (missing.fix or "")
 
 
 def test_missing_personas_point_at_the_model_code(tmp_path: Path, open_case: OpenCase) -> None:
@@ -138,7 +138,7 @@ def test_missing_personas_point_at_the_model_code(tmp_path: Path, open_case: Ope
            "reply = client.messages.create(model='m', max_tokens=9, messages=[])\n"
     ev = persona_prompts(_case(tmp_path, open_case, {"src/judge.py": code}))
     missing = by_goal(ev, "Defense persona prompt")[0]
-    assert missing.location == "src/judge.py:1" and "which calls the model" in missing.rationale
+    assert missing.location == "src/judge.py:1" and "which calls the model" in (missing.fix or "")
 
 
 def test_near_duplicate_personas_and_prompt_files(tmp_path: Path, open_case: OpenCase) -> None:
@@ -265,7 +265,7 @@ def test_personas_sharing_most_of_their_text_are_not_distinct(
     ev = persona_prompts(_case(tmp_path, open_case, {"src/judges.py": code}))
     item = by_goal(ev, "Persona prompts are distinct")[0]
     assert item.direction == "adverse" and "share most of their text" in item.rationale
-    assert "`src/judges.py:" in item.rationale
+    assert "`src/judges.py:" in (item.fix or "")
 
 
 def test_a_model_named_for_prose_whose_answer_becomes_the_score_decides(

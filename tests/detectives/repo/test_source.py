@@ -78,7 +78,7 @@ def test_plain_state_without_reducers(tmp_path: Path, open_case: OpenCase) -> No
     ev = state_facts(open_case(make_repo(tmp_path / "r", [Commit("state", {"s.py": code})])))
     missing = by_goal(ev, "State field with a reducer")[0]
     assert not missing.found and missing.location == "s.py:3"
-    assert missing.direction == "adverse" and "Fix:" in missing.rationale
+    assert missing.direction == "adverse" and missing.fix
 
 
 def test_syntax_errors_are_reported_and_parsing_goes_on(tmp_path: Path,

@@ -93,7 +93,7 @@ def line_of(text: str, needle: str) -> int:
 def assert_charge(item: Evidence, where: str, *tags: str) -> None:
     assert item.found and item.direction == "adverse"
     assert item.location == where
-    assert "Fix:" in item.rationale and where in item.rationale.split("Fix:")[1]
+    assert item.fix and where in item.fix
     assert {"github_repo", *tags} <= set(item.tags)
     assert 0.7 <= item.confidence <= 0.8
 

@@ -87,7 +87,7 @@ def test_judge_written_but_never_wired(tmp_path: Path, open_case: OpenCase) -> N
     item = ev[0]
     assert item.found and item.direction == "adverse" and item.location == where
     assert {"github_repo", "graph", UNWORKABLE} <= set(item.tags)
-    assert "tech lead" in item.rationale and "Fix:" in item.rationale
+    assert "tech lead" in item.rationale and item.fix
     assert "state" not in item.tags
 
 

@@ -108,7 +108,7 @@ def test_attribute_the_model_does_not_define(tmp_path: Path, open_case: OpenCase
     assert item.found and item.direction == "adverse"
     assert {"github_repo", "state", UNWORKABLE} <= set(item.tags)
     assert "JudicialOpinion.verdict is read" in item.rationale
-    assert "Fix:" in item.rationale and "judge, score" in item.rationale
+    assert item.fix and "judge, score" in item.fix
 
 
 def test_constructor_keyword_that_is_no_field(tmp_path: Path, open_case: OpenCase) -> None:

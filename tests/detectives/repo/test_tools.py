@@ -50,7 +50,7 @@ def test_commands_built_as_list_calls_or_list_variables(tmp_path: Path,
     # mkdtemp with nothing removing it: every audit leaves a clone behind.
     sandbox = by_goal(ev, ASPECTS[0])[0]
     assert sandbox.direction == "adverse" and sandbox.location == "src/git.py:6"
-    assert "TemporaryDirectory" in sandbox.rationale.split("Fix:")[1]
+    assert "TemporaryDirectory" in (sandbox.fix or "")
     assert ways["Clone URL validated before use"] == "adverse"
     assert ways["Authentication failures reported"] == "adverse"
     # A missing safeguard is not found; the leaking mkdtemp is a defect that was found.

@@ -79,7 +79,7 @@ def test_a_contradicted_claim_cites_the_page_and_the_code(tmp_path: Path,
     ev = report(open_case(make_repo(tmp_path / "b", files={"src/judges.py": JUDGE_PLAIN}), pdf))
     claim = by_goal(ev, "Report claim 'judge retries'")[0]
     assert claim.direction == "adverse" and claim.location == "pdf:page 1"
-    assert "src/judges.py:7" in claim.rationale and "`src/judges.py:7`" in claim.rationale
+    assert "src/judges.py:7" in claim.rationale and "`src/judges.py:7`" in (claim.fix or "")
 
 
 def test_an_admitted_missing_retry_is_not_a_false_claim(tmp_path: Path,

@@ -72,7 +72,7 @@ def test_claimed_paths_are_told_from_proposals_and_quotes(tmp_path: Path,
     ghosts = by_goal(ev, "Report cites a file that is not in the repository")
     assert [g.content for g in ghosts] == ["src/retry_helpers.py"]
     assert ghosts[0].direction == "adverse" and "hallucination" in ghosts[0].tags
-    assert "Fix:" in ghosts[0].rationale
+    assert ghosts[0].fix == "correct or remove the path on page 1."
     aside = {a.content: a for a in by_goal(ev, "Report mentions a path it does not claim")}
     assert set(aside) == {"docs/deferrals.md", "src/nodes/router.py", "/Users/dev/.../state.py"}
     assert {"proposal", "discussed", "local"} == {t for a in aside.values() for t in a.tags
@@ -192,7 +192,7 @@ def test_an_absent_concept_is_placed_beside_the_explained_ones(tmp_path: Path,
     assert absent and explained
     for item in absent:
         assert item.location.startswith("pdf:page ") and item.location != "pdf"
-        assert f"on page {item.location.split()[-1]}" in item.rationale
+        assert f"on page {item.location.split()[-1]}" in (item.fix or "")
 
 
 def test_a_report_naming_no_file_cannot_be_cross_referenced(tmp_path: Path,
@@ -202,7 +202,7 @@ def test_a_report_naming_no_file_cannot_be_cross_referenced(tmp_path: Path,
     ev = report(open_case(exemplary_submission(tmp_path / "a"), pdf))
     gap = by_goal(ev, "Report cites the files its claims rest on")[0]
     assert gap.direction == "adverse" and gap.location == "pdf:page 1"
-    assert "Fix: on page 1, name the file" in gap.rationale
+    assert (gap.fix or "").startswith("on page 1, name the file")
     cited = make_pdf(tmp_path / "c.pdf", ["The graph is wired in src/graph.py and the state "
                                           "is typed in src/state.py."])
     assert not by_goal(report(open_case(exemplary_submission(tmp_path / "b"), cited)),

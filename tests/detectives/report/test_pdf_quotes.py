@@ -30,4 +30,4 @@ def test_quotes_of_the_code_are_checked(tmp_path: Path, open_case: OpenCase) -> 
     bad = by_goal(ev, "Report quotes code text that is not in the repository")
     # The grader's words and a planned prompt change are not claims about the code.
     assert [(b.location, b.direction) for b in bad] == [("pdf:page 2", "adverse")]
-    assert "Fix:" in bad[0].rationale and "quotes" in bad[0].tags
+    assert bad[0].fix and "quotes" in bad[0].tags

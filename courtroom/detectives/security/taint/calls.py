@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from courtroom.detectives.parsing import Node
-from courtroom.detectives.security.taint import dynamic, library, methods, spawn
+from courtroom.detectives.security.taint import dynamic, library, methods, spawn, web_sinks
 from courtroom.detectives.security.taint.frame import Args, Frame
 from courtroom.detectives.security.taint.program import Bound, ClassRef, FuncRef, Instance
 from courtroom.detectives.security.taint.values import (
@@ -92,6 +92,9 @@ def invoke(frame: Frame, node: Node, callee: Val, args: Args) -> Val:
 
 
 def _library(frame: Frame, node: Node, name: str, args: Args) -> Val:
+    modelled = web_sinks.call(frame, node, name, args)
+    if modelled is not None:
+        return modelled
     positional, keywords = args
     first = positional[0] if positional else keywords.get("args", CLEAN)
     short = name.rsplit(".", 1)[-1]

@@ -21,6 +21,7 @@ from courtroom.detectives.security.taint.callee import (
 )
 from courtroom.detectives.security.taint.entry import Entry, called_names, entry_points
 from courtroom.detectives.security.taint.frame import Args, Env, Frame
+from courtroom.detectives.security.taint.handlers import Registry, registrations
 from courtroom.detectives.security.taint.library import Sink
 from courtroom.detectives.security.taint.params import parameters
 from courtroom.detectives.security.taint.program import (
@@ -53,9 +54,10 @@ MAX_PASSES = 3
 class Engine:
     """The analysis of one repository; ``flows`` holds what it found."""
 
-    def __init__(self, files: list[SourceFile]) -> None:
+    def __init__(self, files: list[SourceFile], texts: dict[str, str] | None = None) -> None:
         self.program = Program(files)
         self.files = files
+        self.texts = texts or {}
         self.flows: dict[tuple[str, int, int, str], Flow] = {}
         self.callees = Callees()
         self.shared = Shared()
@@ -69,10 +71,15 @@ class Engine:
     def run(self) -> list[Flow]:
         """Analyse every module and every function as a root."""
         functions: list[tuple[SourceFile, list[Node]]] = []
-        for sf in self.files:
-            found = captures("taint", sf.root)
-            defs, call_nodes = found.get("function", []), found.get("call", [])
-            self._entries.update(entry_points(sf, defs, call_nodes))
+        found = [captures("taint", sf.root) for sf in self.files]
+        # A handler may be registered in another module (a URLconf): gather them all first.
+        registry = Registry([r for sf, f in zip(self.files, found, strict=True)
+                             for r in registrations(sf, f.get("call", []))],
+                            [d for m in self.program.modules.values() for d in m.defs.values()
+                             if isinstance(d, ClassRef)])
+        for sf, nodes in zip(self.files, found, strict=True):
+            defs, call_nodes = nodes.get("function", []), nodes.get("call", [])
+            self._entries.update(entry_points(sf, defs, registry))
             self._called |= called_names(sf, call_nodes)
             functions.append((sf, defs))
         roots, base = functions, self.callees.work
@@ -144,14 +151,15 @@ class Engine:
         frame = Frame(self, sf, {}, self.module_env(sf), route=html,
                       route_path=entry.path if entry is not None else None)
         params = parameters(frame, node)
-        for i, (name, _default) in enumerate(params):
+        for i, (starred, _default) in enumerate(params):
+            name = starred.lstrip("*")
             if i == 0 and owner is not None and name in ("self", "cls"):
-                frame.env[name] = Val(inst=Instance(owner))
+                attrs = entry.self_attrs(frame.at(node, f"request data on {name}")) \
+                    if entry is not None else {}
+                frame.env[name] = Val(inst=Instance(owner, attrs))
             elif entry is not None:
-                frame.env[name] = tainted(entry.kinds, frame.at(node, f"parameter {name} of "
-                                                                      f"{entry.what}"),
-                                          frozenset({"request"}) if name == "request" and
-                                          entry.web else frozenset())
+                frame.env[name] = entry.parameter(name, frame.at(
+                    node, f"parameter {name} of {entry.what}"))
             elif not called and not is_test_path(sf.path):
                 # (A test's parameters are fixtures the test runner passes, not input.)
                 # Nothing in the repository calls it: an API whose callers choose the

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from courtroom.detectives.security.taint.spec import FRAMEWORKS
 from courtroom.detectives.security.taint.values import (
     ALL,
     CLEAN,
@@ -84,8 +85,7 @@ SINKS: dict[str, Sink] = {
     "marshal.loads": _DESER, "marshal.load": _DESER, "shelve.open": _DESER,
     "jsonpickle.decode": _DESER, "yaml.unsafe_load": _DESER, "yaml.full_load": _DESER,
     "yaml.load_all": _DESER, "joblib.load": _DESER, "pandas.read_pickle": _DESER,
-    "django.http.HttpResponse": _XSS, "flask.render_template_string": _XSS,
-    "jinja2.Template": _XSS, "markupsafe.Markup": _XSS, "flask.Markup": _XSS,
+    "markupsafe.Markup": _XSS, "flask.Markup": _XSS,
     "django.utils.safestring.mark_safe": _XSS,
     "sqlalchemy.text": _SQL, "pandas.read_sql": _SQL, "pandas.read_sql_query": _SQL,
 }
@@ -122,24 +122,24 @@ SANITISERS: dict[str, frozenset[str]] = {
     "int": ALL, "float": ALL, "bool": ALL, "len": ALL, "abs": ALL, "ord": ALL, "hash": ALL,
     "round": ALL, "id": ALL, "isinstance": ALL, "callable": ALL, "uuid.UUID": ALL,
     "flask.jsonify": ALL, "jsonify": ALL,
-    # Templates escape what they are given (Jinja autoescape, Django templates); a redirect
-    # is no response body.
-    "flask.render_template": frozenset({XSS}), "django.shortcuts.render": frozenset({XSS}),
-    "flask.redirect": frozenset({XSS}), "django.shortcuts.redirect": frozenset({XSS}),
     "json.dumps": frozenset({SHELL, CODE, XSS}),
 }
 #: Normalising a path is half of a containment check (the guard after it is the other half).
 NORMALISERS = frozenset({"os.path.realpath", "os.path.abspath", "os.path.normpath",
                          "resolve", "absolute", "realpath", "abspath", "normpath"})
-#: Methods whose result carries no attacker text (booleans, numbers, digests).
+#: Methods whose result carries no attacker text (booleans, numbers, digests), and a
+#: database's rows: what the database holds is not the request's data.
 CLEAN_METHODS = frozenset({
     "startswith", "endswith", "isdigit", "isnumeric", "isdecimal", "isalnum", "isalpha",
     "isidentifier", "isspace", "islower", "isupper", "find", "rfind", "index", "rindex",
     "count", "hexdigest", "digest", "exists", "is_file", "is_dir",
+    "execute", "executemany", "fetchone", "fetchall", "fetchmany", "fetchrow", "fetchval",
 })
-#: Web request objects (the attacker's input as a whole).
-REQUESTS = frozenset({"flask.request", "quart.request", "bottle.request",
-                      "werkzeug.wrappers.Request", "sanic.request"})
+#: Web request objects (the attacker's input as a whole), from the framework specs.
+REQUESTS = frozenset(o for f in FRAMEWORKS for o in f.request.objects)
+#: Attributes and methods of a request object that carry attacker data; the others (its
+#: method, its authenticated user, its session) are the server's.
+REQUEST_DATA = frozenset(d for f in FRAMEWORKS for d in f.request.data)
 #: Calls whose result is local input (argv, environment, stdin, model output).
 LOCAL_SOURCES = frozenset({"input", "raw_input", "os.getenv", "os.environ.get",
                            "sys.stdin.read", "sys.stdin.readline", "getpass.getpass"})
@@ -148,10 +148,6 @@ LOCAL_ATTRS = frozenset({"sys.argv", "os.environ", "sys.stdin"})
 LOCAL_METHODS = frozenset({"parse_args", "parse_known_args", "invoke", "ainvoke",
                            "read", "read_text", "read_bytes", "readline", "readlines",
                            "recv", "recvfrom"})
-#: Decorator names that expose a function on the web (its parameters are request data and
-#: its return value is the response body).
-ROUTES = frozenset({"route", "get", "post", "put", "patch", "delete", "api_route",
-                    "websocket", "view_config"})
 #: Decorators that wrap a function without exposing it to outside callers.
 BENIGN = frozenset({"lru_cache", "cache", "cached_property", "staticmethod", "classmethod",
                     "property", "wraps", "overload", "override", "abstractmethod",
@@ -159,9 +155,10 @@ BENIGN = frozenset({"lru_cache", "cache", "cached_property", "staticmethod", "cl
                     "fixture", "mark", "parametrize", "deprecated", "total_ordering",
                     "singledispatch", "register", "retry", "validator", "field_validator",
                     "model_validator", "root_validator", "timeout"})
-#: Calls that register a function (by name) as an entry point fed outside data.
-REGISTRARS = frozenset({"add_node", "add_url_rule", "add_api_route", "add_route",
-                        "from_function", "register_tool", "Tool", "StructuredTool"})
+#: Calls that register a function (by name) as an entry point fed local data (a model's
+#: tool, a graph node); the web frameworks' registrars are in their specs.
+REGISTRARS = frozenset({"add_node", "from_function", "register_tool", "Tool",
+                        "StructuredTool"})
 #: Sources that attack everything but local paths.
 LOCAL_KINDS = LOCAL
 #: Sink kinds checked for a (text) value that reaches a file's contents (not used as a path).

@@ -16,7 +16,7 @@ from courtroom.detectives.parsing import parse_bytes
 from courtroom.detectives.security.detective import security
 from courtroom.detectives.security.taint import Engine, callee, engine
 from courtroom.detectives.security.taint.callee import MAX_DEPTH
-from courtroom.judgment import conclude_verdict, unscanned_lines
+from courtroom.judgment import conclude_verdict, unscanned
 from courtroom.models import SECURITY_TAG, Evidence
 from detectives.conftest import OpenCase
 from detectives.security.taint.programs import flows
@@ -87,7 +87,7 @@ def test_a_chain_past_the_bound_fails_closed_as_incomplete(
     incomplete = [e for e in evidence if SCAN_INCOMPLETE in e.tags]
     assert len(incomplete) == 1 and "analysis bound reached" in incomplete[0].rationale
     pool = {e.id: e for e in evidence}
-    assert gate(evidence) == "failure" and unscanned_lines(pool)
+    assert gate(evidence) == "failure" and unscanned(pool)
 
 
 def test_a_chain_past_the_bound_carrying_only_constants_is_no_finding(

@@ -1,0 +1,18 @@
+"""A case whose rubric holds given checks, for the check detectives' tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from courtroom.detectives import Case
+from courtroom.rubric import Dimension
+from detectives.conftest import OpenCase
+
+
+def case_with(open_case: OpenCase, repo: Path, **checks: list[dict[str, object]]) -> Case:
+    """Open ``repo`` with one criterion per keyword, each holding its checks."""
+    dims = tuple(Dimension.model_validate({
+        "id": ident, "name": ident, "target_artifact": "github_repo",
+        "forensic_instruction": "Look.", "checks": items}) for ident, items in checks.items())
+    case = open_case(repo)
+    return Case(workspace=case.workspace, dimensions=dims)
