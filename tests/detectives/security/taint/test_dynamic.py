@@ -55,3 +55,19 @@ def test_setattr_with_a_constant_name_is_an_assignment() -> None:
     assert route(X + body.format("x", "cmd"), prelude=prelude) == ["shell-injection"]
     assert route(X + body.format("x", "safe"), prelude=prelude) == []
     assert route(X + body.format('"pwd"', "cmd"), prelude=prelude) == []
+
+
+RUNNER = "class Runner:\n    def go(self, c):\n        os.system(c)\n\n"
+RUN = "def run(flags, c):\n    os.system(c + flags)\n\n"
+
+
+@pytest.mark.parametrize("code, body", [
+    (RUN, "functools.partial(run, ' -l')({})"),
+    (RUN, "list(map(functools.partial(run, ''), [{}]))"),
+    (RUNNER, 'operator.methodcaller("go", {})(Runner())'),
+    (RUNNER, 'getattr(Runner(), "go")({})'),
+])
+def test_a_wrapped_repository_function_is_interpreted(code: str, body: str) -> None:
+    assert route(X + body.format("x") + "\nreturn 'ok'", prelude=PRELUDE + code) == [
+        "shell-injection"]
+    assert route(X + body.format('"ls"') + "\nreturn 'ok'", prelude=PRELUDE + code) == []
