@@ -53,13 +53,16 @@ def evidence_for(dimension: Dimension, pool: Iterable[Evidence]) -> list[Evidenc
 
     A dimension gets the items sharing any of its topics (see ``topics``).
     """
-    wanted = topics(dimension) | own_checks(dimension)
+    wanted = checked_topics(dimension) or topics(dimension)
     chosen = [e for e in pool if wanted.intersection(e.tags)]
     chosen.sort(key=_priority)
     return chosen[:MAX_ITEMS]
 
 
-def own_checks(dimension: Dimension) -> set[str]:
-    """The tag of the facts the dimension's own declarative checks yield (none without
-    checks): those facts serve that dimension and no other."""
-    return {criterion_tag(dimension.id)} if dimension.checks else set()
+def checked_topics(dimension: Dimension) -> set[str]:
+    """A dimension with declarative checks: the tag of its own checks' facts (they serve it
+    and no other) plus its ``evidence_tags``; it never falls back on its words or its
+    artifact. Empty for a dimension without checks."""
+    if not dimension.checks:
+        return set()
+    return {criterion_tag(dimension.id), *(dimension.evidence_tags or ())}

@@ -65,3 +65,7 @@ def test_a_criterions_own_check_facts_reach_it_and_no_other() -> None:
             make_evidence("ruff configured", location="pyproject.toml:1", tags=("lint",))]
     assert [e.goal for e in evidence_for(gated, pool)] == ["CI", "ruff configured"]
     assert evidence_for(other, pool) == []
+    # Checks alone: the criterion's own facts, never every fact of its artifact.
+    only = Dimension.model_validate({**gated.model_dump(exclude={"checks"}),
+                                     "evidence_tags": None, "checks": checks})
+    assert [e.goal for e in evidence_for(only, pool)] == ["CI"]
