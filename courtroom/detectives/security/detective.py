@@ -12,7 +12,7 @@ of passing on a partial scan.
 
 from __future__ import annotations
 
-from courtroom.detectives.base import Case, detective
+from courtroom.detectives.base import Case, declares, detective
 from courtroom.detectives.common import REPO, SCAN_INCOMPLETE, make
 from courtroom.detectives.parsing import (
     MAX_PARSE_BYTES,
@@ -173,7 +173,13 @@ def scan(ws: Workspace) -> SecurityReport | None:
     return ws.memo("security_scan", build)
 
 
-@detective(NAME)
+@detective(NAME, produces=declares(REPO, {
+    SECURITY_TAG: "a confirmed security finding: attacker data reaches a sink (caps the score)",
+    "security_unconfirmed": "a finding with constant input, in test code, or advisory only",
+    "tools": "a finding in code that runs tools (every finding carries it)",
+    SCAN_INCOMPLETE: "a Python file the scan could not examine: the gate fails closed",
+    "missing": "no security finding",
+}))
 def security(case: Case) -> list[Evidence]:
     """Security findings with path:line, CWE, severity and confirmed/unconfirmed status."""
     report = scan(case.workspace)

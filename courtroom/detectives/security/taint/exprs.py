@@ -57,11 +57,7 @@ def _string(frame: Frame, node: Node) -> Val:
             elif child.type == "interpolation" and child.named_children:
                 pieces.append(str(frame.eval(child.named_children[0]).const))
         return const("".join(pieces))
-    head = node.named_children[1] if node.type == "string" and len(node.named_children) > 1 \
-        else None
-    if head is not None and head.type == "string_content":
-        return url_guards.after(const(frame.sf.text(head)), merge(parts))
-    return merge(parts)
+    return url_guards.formatted(frame, node, parts) if node.type == "string" else merge(parts)
 
 
 def _container(frame: Frame, node: Node) -> Val:
