@@ -19,7 +19,7 @@ from courtroom.court.session import CourtOutcome, hold_court
 from courtroom.detectives import open_workspace, run_detectives
 from courtroom.detectives.base import Case
 from courtroom.detectives.docket import evidence_for
-from courtroom.detectives.security.detective import security_report
+from courtroom.detectives.runner import Detection
 from courtroom.errors import EXIT_CRITICAL, EXIT_FAILURE, EXIT_OK, SynthesisError
 from courtroom.judges.backends import make_backend
 from courtroom.judges.base import Backend, JudgeRequest, left_out
@@ -133,7 +133,8 @@ def _run(
     trace: Trace,
     progress: Progress,
 ) -> AuditOutcome:
-    pool, problems = _detect(case, trace, progress)
+    detection = _detect(case, trace, progress)
+    pool = {e.id: e for e in detection.evidence}
     judged = _judge(config, rubric, case, pool, judges.result(), trace, progress)
     pool.update(judged.court.new_evidence)  # evidence found by remands joins the pool
     try:
@@ -141,9 +142,9 @@ def _run(
     except SynthesisError as exc:
         trace.event("synthesise", "critical_failure", error=str(exc))
         paths = write_partial(config.out_dir, target, pool, judged.court.opinions,
-                               [*error_lines(problems), str(exc)], trace)
+                               [*error_lines(detection.problems), str(exc)], trace)
         return AuditOutcome(None, EXIT_CRITICAL, paths, f"critical failure: {exc}")
-    verdict = _conclude(config, rubric, case, target, pool, results, judged, problems)
+    verdict = _conclude(config, rubric, target, pool, results, judged, detection)
     trace.event("verdict", "concluded", overall_score=verdict.overall_score,
                 conclusion=verdict.conclusion)
     verdict = integrity.seal(verdict, key)
@@ -164,14 +165,12 @@ class _Judged:
     notes: list[Problem]
 
 
-def _detect(
-    case: Case, trace: Trace, progress: Progress
-) -> tuple[dict[str, Evidence], list[Problem]]:
+def _detect(case: Case, trace: Trace, progress: Progress) -> Detection:
     progress("detect", 0, 1)
     with trace.span("detect", "detectives"):
-        evidence, problems = run_detectives(case, trace=trace)
+        detection = run_detectives(case, trace=trace)
     progress("detect", 1, 1)
-    return {e.id: e for e in evidence}, problems
+    return detection
 
 
 def _judge(
@@ -226,16 +225,16 @@ def _synthesise(
 def _conclude(
     config: AuditConfig,
     rubric: Rubric,
-    case: Case,
     target: Target,
     pool: dict[str, Evidence],
     results: list[CriterionResult],
     judged: _Judged,
-    detected: list[Problem],
+    detection: Detection,
 ) -> Verdict:
     # The cost cap's notes name the criteria it sent to the offline bench; a scan that
     # could not see every source file must not pass the gate (it fails closed).
-    problems = [*detected, *judged.court.fallbacks(), *judged.notes, *unscanned(pool)]
+    problems = [*detection.problems, *judged.court.fallbacks(), *judged.notes,
+                *unscanned(pool)]
     ruling = conclude_verdict(results, pool, fail_below=config.fail_below, gate=config.gate,
                               incomplete=bool(problems), fail_closed=config.fail_closed)
     return Verdict(
@@ -252,7 +251,7 @@ def _conclude(
         settings={**config.settings_record(),
                   SYNTHESIS: rubric.parameters.model_dump(mode="json")},
         settings_source=config.settings_source,
-        security=security_report(case.workspace),
+        security=detection.security,
     )
 
 
