@@ -61,10 +61,10 @@ class Concept:
 
     def positions(self, text: str) -> list[int]:
         """Character offsets where the text names the concept."""
-        spans = [(m.group(), m.start()) for m in _WORD.finditer(text.lower())]
-        words = [w for w, _ in spans]
-        hits = {i for stems in self.variants for i in _near(stems, words)}
-        return [spans[i][1] for i in sorted(hits)]
+        found = list(_WORD.finditer(text.lower()))
+        words = [m.group() for m in found]
+        hits = {i for stems in self.variants for i in _near(stems, words, text, found)}
+        return [found[i].start() for i in sorted(hits)]
 
     def hinted_in(self, text: str) -> bool:
         """Whether the text holds every hint stem the rubric ties to this concept."""
@@ -80,8 +80,49 @@ def _hit(stem_: str, word: str) -> bool:
     return word.startswith(stem_)
 
 
-def _near(stems: tuple[str, ...], words: list[str]) -> list[int]:
-    """Word indexes where all stems occur within a short window (in any order)."""
+#: Words that may stand before a concept's noun without making it another thing's name
+#: ("the synchronisation", "our synthesis"), besides _STOP.
+_DETERMINERS = frozenset("our their his her your my its no not also both such same whole "
+                         "true real full final".split())
+#: Endings of an adjective that qualifies a following noun ("dialectical tension").
+_ADJECTIVE = re.compile(r"(?:al|ic|ive|ous|ary)$")
+
+
+def _joined(text: str, left: re.Match[str], right: re.Match[str]) -> bool:
+    """Whether two words stand side by side as one phrase (a space or hyphen between)."""
+    return bool(re.fullmatch(r"[ \t-]{1,2}", text[left.end():right.start()]))
+
+
+def _qualified(i: int, stems: tuple[str, ...], head: str, words: list[str], text: str,
+               found: list[re.Match[str]]) -> bool:
+    """Whether a word that holds only the concept's distinctive stem names the concept.
+
+    The phrase's head noun decides: "Documentation Synchronization" is about
+    documentation, not about state, and "dialectical tension" is a tension, not a
+    synthesis. So the concept's last word ("synchronisation") must not be narrowed by a
+    noun of another concept just before it, and its modifier ("dialectical") must not
+    qualify another noun just after it.
+    """
+    own = {s for s in stems}
+    if head == stems[-1]:
+        if i == 0 or not _joined(text, found[i - 1], found[i]):
+            return True
+        before = words[i - 1]
+        return before in _STOP or before in _DETERMINERS or any(_hit(s, before) for s in own)
+    if not _ADJECTIVE.search(words[i]) or i + 1 >= len(words) or \
+            not _joined(text, found[i], found[i + 1]):
+        return True
+    after = words[i + 1]
+    return after in _STOP or any(_hit(s, after) for s in own)
+
+
+def _near(stems: tuple[str, ...], words: list[str], text: str = "",
+          found: list[re.Match[str]] | None = None) -> list[int]:
+    """Word indexes where all stems occur within a short window (in any order).
+
+    ``text`` and ``found`` (the words' matches in it) let a distinctive stem alone be
+    weighed by the phrase around it (see ``_qualified``).
+    """
     if len(stems) == 1:
         return [i for i, w in enumerate(words) if _hit(stems[0], w)
                 or (i + 1 < len(words) and _hit(stems[0], w + words[i + 1]))]
@@ -91,12 +132,15 @@ def _near(stems: tuple[str, ...], words: list[str]) -> list[int]:
     window = 2 * len(stems) + 2
     out = []
     for i, w in enumerate(words):
-        if w.startswith(whole) or (head is not None and w.startswith(head)):
+        around = words[max(0, i - window): i + window + 1]
+        if w.startswith(whole):
             out.append(i)
-        elif _hit(stems[0], w):
-            around = words[max(0, i - window): i + window + 1]
-            if all(any(_hit(s, a) for a in around) for s in stems[1:]):
-                out.append(i)
+        elif _hit(stems[0], w) and all(any(_hit(s, a) for a in around) for s in stems[1:]):
+            out.append(i)
+        elif head is not None and w.startswith(head) and (
+                found is None or all(any(_hit(s, a) for a in around) for s in stems) or
+                _qualified(i, stems, head, words, text, found)):
+            out.append(i)
     return out
 
 

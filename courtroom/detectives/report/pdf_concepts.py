@@ -33,6 +33,66 @@ MAX_GRADED = 30
 #: A numbered section heading inside flattened text ("2.3 State ...", "3. Design").
 _HEADING = re.compile(r"(?<=\s)\d{1,2}(?:\.\d{1,2})+\.?\s+[A-Z][a-z]")
 _SENTENCE_END = re.compile(r"[.!?]\s")
+#: Most words a line may have and still be a heading, not a line of prose.
+HEADING_WORDS = 8
+#: A line's leading section number ("3.", "2.1", "IV.") or Markdown hashes.
+_NUMBERED = re.compile(r"^(?:#{1,6}\s*|(?:\d{1,2}(?:\.\d{1,2})*\.?|[IVX]{1,5}\.)\s+)(?=\S)")
+_BULLET = re.compile(r"^[●•○◦▪▫■□‣⁃∙·*–—-]\s*")
+_LINE_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+#: Small words a Title-Case heading leaves in lower case ("Reflection on the Loop").
+_MINOR = frozenset("a an and as at by for from in into of on or the to via vs with".split())
+
+
+def is_heading(line: str) -> bool:
+    """Whether a line of a page is a section heading: numbered ("2.3 Metacognition",
+    "3. DESIGN"), Markdown ("## Design"), all in capitals ("KEY FINDINGS:"), or a short
+    Title-Case line ("Architecture Deep Dive", "Fan-In/Fan-Out Orchestration"), never
+    ending as a sentence or a clause does. A wrapped line of prose has lower-case words or
+    ends in punctuation; a numbered list item runs on past HEADING_WORDS or ends a sentence;
+    a bullet is a list item, never a heading.
+    """
+    text = " ".join(line.split())
+    if _BULLET.match(text):
+        return False
+    numbered = _NUMBERED.match(text)
+    body = text[numbered.end():] if numbered else text
+    words = _LINE_WORD.findall(body)
+    # A numbered heading may wrap after a comma ("2.1 Grounding: Synthesis,").
+    end = r"[.;!?]$" if numbered else r"[.;,!?]$"
+    if not words or len(body.split()) > HEADING_WORDS or re.search(end, body):
+        return False
+    if re.search(r"[.!?]\s", body) or body.count(":") > 1:
+        return False  # sentences, not a title
+    capitals = sum(w.isupper() and len(w) > 1 for w in words)
+    if capitals * 5 >= len(words) * 3:
+        return True
+    # A Title-Case label ending in a colon ("Key Features:") introduces a list inside its
+    # section; only one in capitals ("KEY FINDINGS:") starts a section.
+    title = all(w[0].isupper() or w.lower() in _MINOR for w in words) and \
+        (bool(numbered) or not body.endswith(":"))
+    return title and (bool(numbered) or len(words) >= 2 or len(words[0]) >= 6)
+
+
+def _flatten(text: str) -> tuple[str, list[int], list[int]]:
+    """The page's text on one line (whitespace runs as one space), where each heading line
+    starts in it, and where each heading line starts or ends (the edges of headings)."""
+    parts: list[str] = []
+    heads: list[int] = []
+    edges: list[int] = []
+    at = 0
+    for line in text.splitlines():
+        flat = " ".join(line.split())
+        if not flat:
+            continue
+        if is_heading(flat):
+            if edges and edges[-1] == at - 1:  # a heading wrapped over two lines is one
+                edges[-1] = at + len(flat)
+            else:
+                heads.append(at)
+                edges += [at, at + len(flat)]
+        parts.append(flat)
+        at += len(flat) + 1
+    return " ".join(parts), heads, edges
 
 
 @dataclass
@@ -77,6 +137,13 @@ def grade(passage: str, ws: Workspace, *, listed: bool) -> tuple[str, list[str],
     return "named", ties, mechanism
 
 
+def _between(edges: list[int], low: int, high: int) -> bool:
+    """Whether a heading starts or ends strictly between two offsets: a heading's words and
+    the text under it are no one list."""
+    k = bisect_right(edges, low)
+    return k < len(edges) and edges[k] < high
+
+
 def _passages(text: str, concepts: list[Concept]) -> list[tuple[int, str, bool]]:
     """(concept index, passage, listed) for every mention on a page.
 
@@ -85,10 +152,10 @@ def _passages(text: str, concepts: list[Concept]) -> list[tuple[int, str, bool]]
     same stretch of one sentence (a summary list). Each of these is looked up by position
     (bisect), so a page naming a concept thousands of times is read in linear time.
     """
-    flat = " ".join(text.split())
+    flat, lines, edges = _flatten(text)
     hits = sorted((pos, i) for i, c in enumerate(concepts) for pos in c.positions(flat))
     places = [pos for pos, _ in hits]
-    headings = [m.start() for m in _HEADING.finditer(flat)]
+    headings = sorted({m.start() for m in _HEADING.finditer(flat)} | set(lines))
     # change[k]: the first hit after k naming another concept than hit k does.
     change = [len(hits)] * len(hits)
     for k in range(len(hits) - 2, -1, -1):
@@ -98,12 +165,15 @@ def _passages(text: str, concepts: list[Concept]) -> list[tuple[int, str, bool]]
         k = bisect_right(places, pos + LEAD)
         if k < len(hits) and hits[k][1] == i:
             k = change[k]
-        h = bisect_right(headings, pos + LEAD)
+        # The next heading ends the passage: a mention in a heading reads its own section,
+        # never the one after it.
+        h = bisect_right(headings, pos)
         end = min(places[k] if k < len(hits) else pos + MAX_CHARS,
                   headings[h] if h < len(headings) else pos + MAX_CHARS, pos + MAX_CHARS)
         near = {j for p, j in hits[bisect_left(places, pos - LIST_REACH):
                                    bisect_right(places, pos + LIST_REACH)]
-                if j != i and not _SENTENCE_END.search(flat, min(p, pos), max(p, pos))}
+                if j != i and not _SENTENCE_END.search(flat, min(p, pos), max(p, pos))
+                and not _between(edges, min(p, pos), max(p, pos))}
         out.append((i, flat[pos:end], len(near) >= 2))
     return out
 

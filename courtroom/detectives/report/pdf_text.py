@@ -92,6 +92,39 @@ def repo_identifiers(ws: Workspace) -> frozenset[str]:
     return frozenset(names)
 
 
+def _folded(name: str) -> str:
+    """An identifier without case or underscores: the report's "RepoInvestigator" is the
+    code's ``repo_investigator``."""
+    return name.replace("_", "").lower()
+
+
+#: Shortest folded identifier matched across spellings: shorter ones ("state", "judge")
+#: are ordinary words, not names of the code.
+FOLDED_MIN = 8
+
+
+_DEFINES = {"function_definition", "class_definition"}
+
+
+@per_workspace
+def folded_identifiers(ws: Workspace) -> frozenset[str]:
+    """Names the repository itself defines (functions, classes, name strings such as graph
+    nodes, file names), FOLDED_MIN+ letters long, with case and underscores folded. A
+    library's name it only imports ("langgraph") is not the repository's code."""
+    names: set[str] = set()
+    for sf in source_index(ws).files:
+        for node in walk(sf.root):
+            if node.type in _DEFINES:
+                names.add(node_text(node.child_by_field_name("name")))
+            elif node.type == "string_content":
+                text = node_text(node)
+                if len(text) <= 80 and _NAME_STRING.fullmatch(text):
+                    names.add(text)
+    for path in ws.files():
+        names.add(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    return frozenset(f for f in map(_folded, names) if len(f) >= FOLDED_MIN)
+
+
 def _by_suffix(paths: list[str]) -> dict[str, str]:
     """Each path by itself, then by every trailing part after a slash up to MAX_PATH_CHARS
     ("graph.py", "src/graph.py" -> "src/graph.py"; a full path first, then the first path
@@ -118,8 +151,11 @@ def folder_index(ws: Workspace) -> dict[str, str]:
 
 
 def code_ties(text: str, ws: Workspace) -> list[str]:
-    """Code names and file paths in the text that really exist in the repository."""
+    """Code names and file paths in the text that really exist in the repository; a name
+    in another casing of the code's own ("RepoInvestigator" for ``repo_investigator``)
+    counts when it is long enough to be no ordinary word."""
     known = repo_identifiers(ws)
+    folded = folded_identifiers(ws)
     files = file_index(ws)
     ties: list[str] = []
     for m in PATH.finditer(text.replace("\\", "/")):
@@ -129,8 +165,9 @@ def code_ties(text: str, ws: Workspace) -> list[str]:
     for m in CODE_TOKEN.finditer(text):
         token = m.group(0)
         last = token.rsplit(".", 1)[-1]
-        if token not in ties and (token in known or ("." in token and last in known)) and \
-                not PATH.fullmatch(token):
+        named = token in known or ("." in token and last in known) or \
+            ("." not in token and _folded(token) in folded)
+        if token not in ties and named and not PATH.fullmatch(token):
             ties.append(token)
     return list(dict.fromkeys(ties))
 

@@ -26,7 +26,7 @@ from courtroom.detectives.repo.workspace import Workspace, python_source
 from courtroom.detectives.security.report import combine
 from courtroom.detectives.security.rules import clone_into_cwd, hardcoded_secrets
 from courtroom.detectives.security.scanner import start_scan
-from courtroom.detectives.security.taint import Engine, Flow
+from courtroom.detectives.security.taint import Engine, Flow, pins, templates
 from courtroom.detectives.security.taint.program import module_name
 from courtroom.detectives.shared import per_workspace
 from courtroom.findings import SecurityFinding, SecurityReport
@@ -64,7 +64,20 @@ def examined(ws: Workspace, index: SourceIndex) -> SourceIndex:
                        sorted([*index.unexamined, *missed]))
 
 
-def _taint(files: list[SourceFile]) -> tuple[list[Flow], dict[str, str]]:
+def text_files(ws: Workspace) -> dict[str, str]:
+    """The repository's templates and dependency files by path: a view's ``|safe`` is read
+    in the template it renders, a library's defaults in the version the code pins."""
+    out: dict[str, str] = {}
+    for rel in ws.files():
+        if rel.endswith(templates.SUFFIXES) or pins.MANIFESTS.search(rel):
+            data = ws.read_bytes(rel)
+            if data is not None:
+                out[rel] = data.decode("utf-8", "replace")
+    return out
+
+
+def _taint(files: list[SourceFile],
+           texts: dict[str, str]) -> tuple[list[Flow], dict[str, str]]:
     """Taint flows in every file, and the files whose analysis could not finish.
 
     The engine knows a module by its dotted name, which two files can share (``x.py`` and
@@ -81,18 +94,19 @@ def _taint(files: list[SourceFile]) -> tuple[list[Flow], dict[str, str]]:
     unfinished: dict[str, str] = {}
     for layer in range(max((len(group) for group in shared), default=1)):
         run = [*unique, *(group[layer] for group in shared if layer < len(group))]
-        engine = Engine(sorted(run, key=lambda sf: sf.path))
+        engine = Engine(sorted(run, key=lambda sf: sf.path), texts)
         for flow in engine.run():
             flows.setdefault((flow.path, flow.line, flow.column, flow.rule), flow)
         unfinished.update(engine.unfinished)
     return sorted(flows.values(), key=lambda f: (f.path, f.line, f.column, f.rule)), unfinished
 
 
-def build_report(index: SourceIndex) -> SecurityReport:
-    """Scan a parsed repository: taint flows, bandit issues and tree-sitter rules."""
+def build_report(index: SourceIndex, texts: dict[str, str] | None = None) -> SecurityReport:
+    """Scan a parsed repository (with its templates and dependency files, by path): taint
+    flows, bandit issues and tree-sitter rules."""
     files = {sf.path: sf for sf in index.files}
     pending = start_scan([(sf.path, sf.source) for sf in index.files])
-    flows, unfinished = _taint(index.files)
+    flows, unfinished = _taint(index.files, texts or {})
     result = pending()
     hits = [(hit, sf) for sf in index.files
             for hit in (*clone_into_cwd(sf), *hardcoded_secrets(sf))]
@@ -149,7 +163,7 @@ def scan(ws: Workspace) -> SecurityReport | None:
     """The workspace's security scan, run once however many detectives ask for it (the
     rubric's security checks read it too); None when there is no Python file to scan."""
     index = examined(ws, source_index(ws))
-    return build_report(index) if index.files or index.unexamined else None
+    return build_report(index, text_files(ws)) if index.files or index.unexamined else None
 
 
 @detective(NAME)

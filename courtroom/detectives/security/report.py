@@ -25,6 +25,10 @@ RULE_NAMES = {
     "cross-site-scripting": "cross-site scripting (xss)",
     "insecure-deserialization": "insecure deserialization",
     "ldap-injection": "ldap injection", "xpath-injection": "xpath injection",
+    "server-side-request-forgery": "server-side request forgery (ssrf)",
+    "xml-external-entities": "xml external entity injection (xxe)",
+    "template-injection": "server-side template injection", "open-redirect": "open redirect",
+    "nosql-injection": "nosql injection",
     BOUND_RULE: "analysis bound reached",
 }
 #: Bandit test id -> the taint rule it reports the same sink for.

@@ -100,3 +100,77 @@ def test_a_name_repeated_thousands_of_times_is_counted_but_graded_a_bounded_numb
     fan = next(f for f in found if f.concept == "Fan-In/Fan-Out")
     assert fan.mentions == 5_700 + 1_900 and fan.pages == [1, 2] and fan.level == "named"
     assert len(graded) == 3 * MAX_GRADED  # per page and concept named there
+
+
+@pytest.mark.parametrize("line", [
+    "2.3 Metacognition and MinMax Feedback", "3. METACOGNITION AND SELF-AUDIT",
+    "## Design", "KEY FINDINGS:", "Architecture Deep Dive", "Fan-In/Fan-Out Orchestration",
+    "Reflection on the Feedback Loop", "2.1 Conceptual Grounding: Dialectical Synthesis,"])
+def test_heading_lines(line: str) -> None:
+    assert pdf_concepts.is_heading(line)
+
+
+@pytest.mark.parametrize("line", [
+    "● Fan-Out: START node branches to three detective nodes.", "Key Parallelism Features:",
+    "1. Self-Audit Capability: The agent audits its own repository to produce a score.",
+    "before the judges run, so no judge sees partial evidence.", "the evidence flows on",
+    "Dialectical Synthesis 5/5 Full implementation of"])
+def test_lines_that_are_no_headings(line: str) -> None:
+    assert not pdf_concepts.is_heading(line)
+
+
+def test_a_concept_in_a_heading_does_not_borrow_the_next_sections_text(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    ws = open_case(exemplary_submission(tmp_path / "r")).workspace
+    page = ("2.3 Metacognition and Feedback\n"
+            "• The system improves over time through feedback from audits.\n"
+            "3. StateGraph Orchestration\n"
+            "The evidence_aggregator node waits for repo_investigator and doc_analyst, then\n"
+            "routes the merged evidence to the judges, so each judge reads every fact; the\n"
+            "chief_justice applies the rules in src/justice.py when the opinions return.\n")
+    found = analyse(PdfData("r.pdf", [PageData(1, page)], 1), rubric_concepts([FOUR]), ws)
+    meta = next(f for f in found if f.concept == "Metacognition")
+    assert meta.level != "explained" and "evidence_aggregator" not in meta.excerpt
+    # The same explanation under the concept's own heading is credited.
+    own = page.replace("3. StateGraph Orchestration\n", "")
+    found = analyse(PdfData("r.pdf", [PageData(1, own)], 1), rubric_concepts([FOUR]), ws)
+    assert next(f for f in found if f.concept == "Metacognition").level == "explained"
+
+
+def test_a_heading_naming_three_concepts_is_a_list_not_an_explanation(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    ws = open_case(exemplary_submission(tmp_path / "r")).workspace
+    page = ("2.1 Grounding: Dialectical Synthesis,\nFan-In/Fan-Out, Metacognition\n"
+            "Dialectical Synthesis is implemented by three judges: the prosecutor node\n"
+            "charges every gap, the defense node credits effort, and the chief_justice in\n"
+            "src/justice.py resolves their conflict with rules instead of averaging.\n")
+    found = analyse(PdfData("r.pdf", [PageData(1, page)], 1), rubric_concepts([FOUR]), ws)
+    levels = {f.concept: f.level for f in found}
+    assert levels["Dialectical Synthesis"] == "explained"
+    assert levels["Fan-In/Fan-Out"] == levels["Metacognition"] == "named"
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("Documentation Synchronization: update the PDF to match the code state.", False),
+    ("Dialectical tension between the personas improved the scores.", False),
+    ("The synchronization of the shared state is done by reducers.", True),
+    ("Synchronization: every branch merges through reducers.", True),
+    ("The judges argue dialectically before the verdict.", True),
+    ("Our Dialectical Synthesis engine resolves conflicts.", True),
+])
+def test_a_distinctive_word_alone_names_the_concept_only_as_its_head(text: str,
+                                                                     named: bool) -> None:
+    concepts = {c.name: c for c in rubric_concepts([FOUR])}
+    concept = concepts["State Synchronization" if "ynchron" in text else
+                       "Dialectical Synthesis"]
+    assert concept.named_in(text) is named
+
+
+def test_a_code_name_in_prose_casing_ties_to_the_code(tmp_path: Path,
+                                                      open_case: OpenCase) -> None:
+    from courtroom.detectives.report.pdf_text import code_ties
+    ws = open_case(exemplary_submission(tmp_path / "r")).workspace
+    ties = code_ties("The RepoInvestigator and the EvidenceAggregator feed the LangGraph "
+                     "StateMachine.", ws)
+    assert "RepoInvestigator" in ties and "EvidenceAggregator" in ties
+    assert "LangGraph" not in ties and "StateMachine" not in ties

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from courtroom.detectives.parsing import Node
-from courtroom.detectives.security.taint import library, methods
+from courtroom.detectives.security.taint import library, methods, web_sinks
 from courtroom.detectives.security.taint.frame import Args, Frame
 from courtroom.detectives.security.taint.program import Bound, ClassRef, FuncRef, Instance
 from courtroom.detectives.security.taint.values import (
@@ -90,6 +90,9 @@ def invoke(frame: Frame, node: Node, callee: Val, args: Args) -> Val:
 
 
 def _library(frame: Frame, node: Node, name: str, args: Args) -> Val:
+    modelled = web_sinks.call(frame, node, name, args)
+    if modelled is not None:
+        return modelled
     positional, keywords = args
     first = positional[0] if positional else keywords.get("args", CLEAN)
     short = name.rsplit(".", 1)[-1]

@@ -47,9 +47,10 @@ from courtroom.detectives.security.taint.values import (
 class Engine:
     """The analysis of one repository; ``flows`` holds what it found."""
 
-    def __init__(self, files: list[SourceFile]) -> None:
+    def __init__(self, files: list[SourceFile], texts: dict[str, str] | None = None) -> None:
         self.program = Program(files)
         self.files = files
+        self.texts = texts or {}
         self.flows: dict[tuple[str, int, int, str], Flow] = {}
         self.callees = Callees()
         self._globals: dict[str, Env] = {}

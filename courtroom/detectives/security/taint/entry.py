@@ -86,40 +86,59 @@ def called_names(sf: SourceFile, calls: list[Node]) -> set[str]:
     return out
 
 
-def _params(sf: SourceFile, func: Node) -> list[tuple[str, Node | None]]:
-    """(name, default expression) of each named parameter."""
+@dataclass(frozen=True)
+class _Param:
+    name: str
+    default: Node | None
+    #: The last name of the annotation (``web.Request`` gives ``Request``), if any.
+    annotation: str | None
+
+
+def _params(sf: SourceFile, func: Node) -> list[_Param]:
+    """Each named parameter, with its default and annotation."""
     params = func.child_by_field_name("parameters")
-    out: list[tuple[str, Node | None]] = []
+    out: list[_Param] = []
     for p in params.named_children if params is not None else []:
         name = p if p.type == "identifier" else p.child_by_field_name("name")
         if name is None and p.named_children and p.named_children[0].type == "identifier":
             name = p.named_children[0]
+        kind = p.child_by_field_name("type")
         if name is not None:
-            out.append((sf.text(name), p.child_by_field_name("value")))
+            out.append(_Param(sf.text(name), p.child_by_field_name("value"),
+                              sf.text(kind).rsplit(".", 1)[-1] if kind is not None else None))
     return out
 
 
-def _trusted(sf: SourceFile, func: Node, frameworks: Sequence[Framework]) -> frozenset[str]:
+def _trusted(sf: SourceFile, params: list[_Param],
+             frameworks: Sequence[Framework]) -> frozenset[str]:
     """Parameters the server supplies: by name, or by a default such as ``Depends(db)``."""
     names = {t for f in frameworks for t in f.handlers.trusted}
     calls = {t for f in frameworks for t in f.handlers.trusted_defaults}
     out = set()
-    for name, default in _params(sf, func):
-        called = default.child_by_field_name("function") \
-            if default is not None and default.type == "call" else None
-        if name in names or (called is not None and
-                             sf.text(called).rsplit(".", 1)[-1] in calls):
-            out.add(name)
+    for p in params:
+        called = p.default.child_by_field_name("function") \
+            if p.default is not None and p.default.type == "call" else None
+        if p.name in names or (called is not None and
+                               sf.text(called).rsplit(".", 1)[-1] in calls):
+            out.add(p.name)
     return frozenset(out)
+
+
+def _requests(params: list[_Param], frameworks: Sequence[Framework]) -> frozenset[str]:
+    """Parameters holding the request object: by name, or by annotation (``req: Request``)."""
+    names = {n for f in frameworks for n in f.request.parameters}
+    types = {t for f in frameworks for t in f.request.types}
+    return frozenset(p.name for p in params if p.name in names or p.annotation in types)
 
 
 def _web(sf: SourceFile, func: Node, what: str, frameworks: Sequence[Framework],
          path: str | None = None) -> Entry:
     """A web handler's entry, as the frameworks that recognise it describe their requests."""
     imported = [f for f in frameworks if f.imported_by(sf.source)]
+    params = _params(sf, func)
     return Entry(what, True, ALL, path, html=all(f.html for f in imported),
-                 requests=frozenset(p for f in frameworks for p in f.request.parameters),
-                 trusted=_trusted(sf, func, frameworks),
+                 requests=_requests(params, frameworks),
+                 trusted=_trusted(sf, params, frameworks),
                  self_request=frozenset(a for f in frameworks for a in f.request.self_request),
                  self_data=frozenset(a for f in frameworks for a in f.request.self_data))
 
@@ -157,9 +176,9 @@ def _handler(sf: SourceFile, func: Node, registry: Registry,
     if by_class:
         return _web(sf, func, f"a {by_class[0].name} handler method", by_class)
     params = _params(sf, func)
-    first = params[0][0] if params and cls is None else None
+    first = params[:1] if cls is None else []
     views = [f for f in applying if f.handlers.views and f.imported_by(sf.source)
-             and first in f.request.parameters]
+             and _requests(first, [f])]
     return _web(sf, func, "a web view", views) if views else None
 
 

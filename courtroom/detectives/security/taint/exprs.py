@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 
 from courtroom.detectives.parsing import Node, string_value
-from courtroom.detectives.security.taint import library, operators
+from courtroom.detectives.security.taint import library, operators, url_guards, web_sinks
 from courtroom.detectives.security.taint.frame import Frame
 from courtroom.detectives.security.taint.operators import fold
 from courtroom.detectives.security.taint.program import (
@@ -57,6 +57,10 @@ def _string(frame: Frame, node: Node) -> Val:
             elif child.type == "interpolation" and child.named_children:
                 pieces.append(str(frame.eval(child.named_children[0]).const))
         return const("".join(pieces))
+    head = node.named_children[1] if node.type == "string" and len(node.named_children) > 1 \
+        else None
+    if head is not None and head.type == "string_content":
+        return url_guards.after(const(frame.sf.text(head)), merge(parts))
     return merge(parts)
 
 
@@ -147,7 +151,9 @@ def attribute(frame: Frame, node: Node) -> Val:
         if attr in base.inst.attrs:
             return base.inst.attrs[attr]
         method = frame.engine.program.method(base.inst.cls, attr)
-        return Val(inst=Bound(method, base.inst)) if method is not None else merge([base])
+        if method is not None:
+            return Val(inst=Bound(method, base.inst))
+        return web_sinks.inherited(frame, base.inst.cls, attr) or merge([base])
     if "request" in base.flags:
         if attr == "path" and frame.route_path is not None:
             return const(frame.route_path)  # a route without variable parts matches one path

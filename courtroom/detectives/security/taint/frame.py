@@ -25,6 +25,9 @@ class Interpreter(Protocol):
     """The services a frame's code needs: evaluation, execution, calls, sinks, names."""
 
     program: Program
+    #: Text files of the repository by path: templates (what a render call reads) and
+    #: dependency files (which library versions the code runs with).
+    texts: dict[str, str]
 
     def evaluate(self, frame: Frame, node: Node) -> Val:
         """The abstract value of an expression."""

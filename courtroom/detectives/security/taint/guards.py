@@ -9,6 +9,7 @@ refusal of quotes (the value cannot leave a quoted SQL or XPath literal).
 from __future__ import annotations
 
 from courtroom.detectives.parsing import Node
+from courtroom.detectives.security.taint import url_guards
 from courtroom.detectives.security.taint.frame import Env, Frame
 from courtroom.detectives.security.taint.values import ALL, CODE, PATH, SQL, XPATH
 
@@ -109,9 +110,9 @@ def facts(frame: Frame, node: Node | None, truth: bool) -> list[Fact]:
                 facts(frame, node.child_by_field_name("right"), truth)
         return []
     if node.type == "call":
-        return _call_facts(frame, node, truth)
+        return _call_facts(frame, node, truth) + url_guards.facts(frame, node, truth)
     if node.type == "comparison_operator":
-        return _compare_facts(frame, node, truth)
+        return _compare_facts(frame, node, truth) + url_guards.facts(frame, node, truth)
     return []
 
 

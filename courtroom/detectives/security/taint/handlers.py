@@ -17,8 +17,9 @@ from courtroom.detectives.security.taint import library
 from courtroom.detectives.security.taint.program import ClassRef, absolute_module, module_name
 from courtroom.detectives.security.taint.spec import FRAMEWORKS, Framework, matches
 
-#: How far a class's bases are followed through the repository's own classes.
-MAX_BASES = 4
+#: Bases are matched to the repository's classes by name; a name many classes share (a
+#: repository built to be slow) is followed to its first few.
+MAX_NAMESAKES = 8
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ def _target(text: str, aliases: dict[str, str], own: str) -> tuple[str, str]:
     """(function name, last name of its module) of a registered ``f`` or ``views.f``."""
     head, _, name = text.rpartition(".")
     if not head:
-        module = aliases.get(name, f"{own}.{name}").rpartition(".")[0]
+        module, _, name = aliases.get(name, f"{own}.{name}").rpartition(".")
     else:
         first = head.split(".")[0]
         module = aliases.get(first, first) + head[len(first):]
@@ -96,32 +97,38 @@ class Registry:
     """The registrations of a repository and its classes, asked about one function at a time."""
 
     def __init__(self, found: list[Registration], classes: list[ClassRef]) -> None:
-        self._by_name: dict[str, list[Registration]] = defaultdict(list)
+        # One module often registers many views: keyed and deduplicated, a lookup stays cheap.
+        self._registered: dict[tuple[str, str], set[Registration]] = defaultdict(set)
         for reg in found:
-            self._by_name[reg.name].append(reg)
+            self._registered[reg.name, reg.module].add(reg)
         self._classes: dict[str, list[ClassRef]] = defaultdict(list)
         for cls in classes:
             self._classes[_class_name(cls)].append(cls)
+        self._frameworks: dict[tuple[str, int], list[Framework]] = {}
 
     def registered(self, sf: SourceFile, name: str) -> list[Registration]:
         """The registrations naming a function ``name`` defined in ``sf``."""
-        tail = module_name(sf.path).rpartition(".")[2]
-        return [r for r in self._by_name.get(name, []) if r.module == tail]
+        found = self._registered.get((name, module_name(sf.path).rpartition(".")[2]))
+        return sorted(found, key=lambda r: [f.name for f in r.frameworks]) if found else []
 
     def handler_of(self, sf: SourceFile, cls: Node, method: str) -> list[Framework]:
         """The frameworks for which ``method`` of class ``cls`` (in ``sf``) is a handler."""
-        return [f for f in self._bases(sf, cls, 0)
+        return [f for f in self._derived(sf, cls)
                 if any(matches(p, method) for p in f.handlers.methods)]
 
-    def _bases(self, sf: SourceFile, cls: Node, depth: int) -> list[Framework]:
+    def _derived(self, sf: SourceFile, cls: Node) -> list[Framework]:
+        """The frameworks a class derives a handler base of (each class computed once)."""
+        key = (sf.path, cls.id)
+        if key in self._frameworks:
+            return self._frameworks[key]
+        self._frameworks[key] = []  # a cycle of bases ends here
         supers = cls.child_by_field_name("superclasses")
         bases = [sf.text(c).rsplit(".", 1)[-1] for c in supers.named_children
                  if c.type in ("identifier", "attribute")] if supers is not None else []
         out = [f for f in FRAMEWORKS if f.handlers.methods and f.imported_by(sf.source) and
                (not f.handlers.bases or any(b in f.handlers.bases for b in bases))]
-        if depth < MAX_BASES:
-            for base in bases:
-                for parent in self._classes.get(base, []):
-                    if parent.node is not cls:
-                        out += self._bases(parent.sf, parent.node, depth + 1)
-        return out
+        for base in bases:
+            for parent in self._classes.get(base, [])[:MAX_NAMESAKES]:
+                out += self._derived(parent.sf, parent.node)
+        self._frameworks[key] = list({f.name: f for f in out}.values())
+        return self._frameworks[key]

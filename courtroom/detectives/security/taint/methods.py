@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from courtroom.detectives.parsing import Node
-from courtroom.detectives.security.taint import library
+from courtroom.detectives.security.taint import library, url_guards
 from courtroom.detectives.security.taint.frame import Args, Frame
 from courtroom.detectives.security.taint.library import FILE_CONTENT_KINDS
 from courtroom.detectives.security.taint.values import (
@@ -66,6 +66,8 @@ def call(frame: Frame, node: Node, obj: Node | None, receiver: Val, method: str,
         # path's taint, it reads content that must not reach a shell, eval or a query.
         return tainted(FILE_CONTENT_KINDS, frame.at(node, f"reads input ({frame.text(node)})"))
     out = merge([receiver, *positional, *keywords.values()])
+    if method == "format":
+        out = url_guards.after(receiver, out)
     if method in ("joinpath", "with_name", "with_suffix", "parent"):
         return Val(kinds=out.kinds, flags=receiver.flags & {"path"}, steps=out.steps)
     return out

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from courtroom.detectives.parsing import Node
+from courtroom.detectives.security.taint import url_guards
 from courtroom.detectives.security.taint.frame import Frame
 from courtroom.detectives.security.taint.values import CLEAN, Val, const, element, join, merge
 
@@ -62,7 +63,7 @@ def evaluate(frame: Frame, node: Node) -> Val:
         if op == "+" and left.seq is not None and right.seq is not None:
             return Val(kinds=left.kinds | right.kinds, seq=left.seq + right.seq, flags=left.flags,
                        steps=left.steps or right.steps)
-        mixed = merge([left, right])
+        mixed = url_guards.after(left, merge([left, right]))
         if op == "/" and "path" in left.flags | right.flags:
             return Val(kinds=mixed.kinds, flags=frozenset({"path"}), steps=mixed.steps)
         return mixed

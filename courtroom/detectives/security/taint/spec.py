@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 import tomllib
-from functools import cached_property
+from functools import lru_cache
 from importlib import resources
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -53,8 +54,10 @@ class Request(_Strict):
 
     #: Module-level request objects (``flask.request``).
     objects: tuple[str, ...] = ()
-    #: Handler parameters holding the request object.
+    #: Handler parameters holding the request object, by name or by annotation
+    #: (``req: Request``, by the annotation's last name).
     parameters: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
     #: Attributes of a handler class's ``self`` holding the request (``self.request``).
     self_request: tuple[str, ...] = ()
     #: Attributes and methods of ``self`` that are attacker data (``self.get_argument``).
@@ -68,7 +71,7 @@ class Framework(_Strict):
 
     name: str = Field(pattern=rf"^{_NAME}$")
     #: Top-level modules whose import marks a file as using the framework.
-    imports: tuple[str, ...] = Field(min_length=1)
+    imports: tuple[Annotated[str, Field(pattern=rf"^{_NAME}$")], ...] = Field(min_length=1)
     #: Whether the handler patterns hold only in files importing the framework (their names
     #: are common words: ``path``, ``field``); otherwise they hold in every file.
     scoped: bool = False
@@ -77,19 +80,24 @@ class Framework(_Strict):
     handlers: Handlers = Handlers()
     request: Request = Request()
 
-    @cached_property
-    def _import_pattern(self) -> re.Pattern[bytes]:
-        names = "|".join(re.escape(m) for m in self.imports)
-        return re.compile(rb"^[ \t]*(?:from|import)[ \t]+(?:" + names.encode() + rb")\b",
-                          re.MULTILINE)
-
     def imported_by(self, source: bytes) -> bool:
         """Whether a module's source imports the framework."""
-        return self._import_pattern.search(source) is not None
+        return not imported_modules(source).isdisjoint(self.imports)
 
     def applies(self, source: bytes) -> bool:
         """Whether the framework's handler patterns hold in a module."""
         return not self.scoped or self.imported_by(source)
+
+
+#: The first name of each module a file imports at the start of a line (``from x.y import``
+#: and ``import x`` give ``x``).
+_IMPORT = re.compile(rb"^[ \t]*(?:from|import)[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
+
+
+@lru_cache(maxsize=64)
+def imported_modules(source: bytes) -> frozenset[str]:
+    """The top-level modules a module's source imports (asked for every function: cached)."""
+    return frozenset(m.decode() for m in _IMPORT.findall(source))
 
 
 def matches(pattern: str, name: str) -> bool:

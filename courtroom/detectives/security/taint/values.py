@@ -14,10 +14,15 @@ from typing import Final
 #: Every sink kind the engine knows. A source taints the kinds it can attack.
 SHELL, CODE, SQL, PATH, XSS, DESER, LDAP, XPATH = (
     "shell", "code", "sql", "path", "xss", "deserialization", "ldap", "xpath")
-ALL: Final = frozenset({SHELL, CODE, SQL, PATH, XSS, DESER, LDAP, XPATH})
+#: Kinds of the web's own sinks: a server fetching a URL (SSRF), an XML parser resolving
+#: external entities, a template compiled from text, a redirect, a NoSQL query.
+SSRF, XXE, SSTI, REDIRECT, NOSQL = "ssrf", "xxe", "template", "redirect", "nosql"
+ALL: Final = frozenset({SHELL, CODE, SQL, PATH, XSS, DESER, LDAP, XPATH,
+                        SSRF, XXE, SSTI, REDIRECT, NOSQL})
 #: Local input (argv, environment, tool arguments, file contents): the user's own files are
 #: theirs to open, so it is no path traversal; it still must not reach a shell or eval.
-LOCAL: Final = ALL - {PATH}
+#: The user also names their own URLs, XML documents and redirects.
+LOCAL: Final = ALL - {PATH, SSRF, XXE, REDIRECT}
 NONE: Final = frozenset[str]()
 #: Flag of an API parameter passed on whole (any operation that builds on it drops the flag).
 API: Final = "api"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from detectives.security.taint.frameworks.apps import SINKS, confirmed, twins
+from detectives.security.taint.apps import SINKS, assert_twins, confirmed, twins
 
 FLASK_BLUEPRINT = ("from flask import Blueprint, request\nbp = Blueprint('b', __name__)\n\n\n"
                    "@bp.route('/run')\ndef run():\n    SINK\n    return 'ok'\n")
@@ -59,9 +59,7 @@ CASES = [
 @pytest.mark.parametrize(("name", "template", "source"), CASES, ids=[c[0] for c in CASES])
 def test_a_source_reaching_a_sink_is_confirmed_and_its_sanitised_twin_is_not(
         name: str, template: str, source: str, sink: str) -> None:
-    raw, sanitised = twins(template, source, sink)
-    assert raw == [SINKS[sink][2]], name
-    assert sanitised == [], name
+    assert_twins(name, template, source, sink)
 
 
 def test_what_the_server_sets_on_the_request_is_no_attacker_data() -> None:

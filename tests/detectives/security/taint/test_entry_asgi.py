@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from detectives.security.taint.frameworks.apps import SINKS, confirmed, twins
+from detectives.security.taint.apps import SINKS, assert_twins, confirmed, twins
 
 FASTAPI = ("from fastapi import Depends, FastAPI, Request\napp = FastAPI()\n\n\n"
            "def settings():\n    return 'x'\n\n\n"
            "@app.post('/run/{name}')\nasync def run(name: str, request: Request, q: str = '',"
            " cfg: str = Depends(settings)):\n    SINK\n    return {}\n")
+FASTAPI_TYPED = ("from fastapi import FastAPI, Request\napp = FastAPI()\n\n\n"
+                 "@app.get('/run')\nasync def run(req: Request):\n    SINK\n    return {}\n")
 STARLETTE = ("from starlette.applications import Starlette\nfrom starlette.routing import Route\n"
              "\n\nasync def run(request):\n    SINK\n\n\n"
              "app = Starlette(routes=[Route('/run', endpoint=run)])\n")
@@ -29,6 +31,7 @@ CASES = [
     ("fastapi query parameter", FASTAPI, "q"),
     ("fastapi request", FASTAPI, "(await request.json())['d']"),
     ("fastapi query params", FASTAPI, "request.query_params['d']"),
+    ("fastapi annotated request", FASTAPI_TYPED, "req.query_params['d']"),
     ("starlette query", STARLETTE, "request.query_params['d']"),
     ("starlette form", STARLETTE, "(await request.form())['d']"),
     ("aiohttp post", AIOHTTP, "data['d']"),
@@ -48,13 +51,16 @@ CASES = [
 @pytest.mark.parametrize(("name", "template", "source"), CASES, ids=[c[0] for c in CASES])
 def test_a_source_reaching_a_sink_is_confirmed_and_its_sanitised_twin_is_not(
         name: str, template: str, source: str, sink: str) -> None:
-    raw, sanitised = twins(template, source, sink)
-    assert raw == [SINKS[sink][2]], name
-    assert sanitised == [], name
+    assert_twins(name, template, source, sink)
 
 
 def test_a_fastapi_dependency_is_the_servers() -> None:
     raw, _ = twins(FASTAPI, "cfg")
+    assert raw == []
+
+
+def test_a_parameter_annotated_as_the_request_is_the_request_object() -> None:
+    raw, _ = twins(FASTAPI_TYPED, "req.method", "path")
     assert raw == []
 
 

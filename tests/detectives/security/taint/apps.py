@@ -31,3 +31,10 @@ def twins(template: str, source: str, sink: str = "shell") -> tuple[list[str], l
     """The rules confirmed in the application and in its sanitised twin."""
     return (confirmed({"app.py": app(template, source, sink, sanitised=False)}),
             confirmed({"app.py": app(template, source, sink, sanitised=True)}))
+
+
+def assert_twins(name: str, template: str, source: str, sink: str) -> None:
+    """The application confirms its sink's rule; its sanitised twin confirms nothing."""
+    raw, sanitised = twins(template, source, sink)
+    assert raw == [SINKS[sink][2]], name
+    assert sanitised == [], name
