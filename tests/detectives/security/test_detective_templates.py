@@ -23,6 +23,6 @@ def test_a_template_printing_request_data_unescaped_is_confirmed_xss(
         tmp_path: Path, open_case: OpenCase, template: str, confirmed: list[str]) -> None:
     repo = make_repo(tmp_path / "r", files={"app/views.py": VIEW,
                                              "app/templates/note.html": template})
-    found = [e for e in security(open_case(repo)) if "security" in e.tags]
+    found = [e for e in security(open_case(repo)).evidence if "security" in e.tags]
     assert [e.location for e in found] == confirmed
     assert all("cross-site scripting" in e.goal.lower() for e in found)
