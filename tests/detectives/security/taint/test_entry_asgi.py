@@ -1,4 +1,4 @@
-"""FastAPI, Starlette, aiohttp, Sanic and Tornado handlers and sources."""
+"""FastAPI, Litestar, Starlette, aiohttp, Sanic and Tornado handlers and sources."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ FASTAPI = ("from fastapi import Depends, FastAPI, Request\napp = FastAPI()\n\n\n
            " cfg: str = Depends(settings)):\n    SINK\n    return {}\n")
 FASTAPI_TYPED = ("from fastapi import FastAPI, Request\napp = FastAPI()\n\n\n"
                  "@app.get('/run')\nasync def run(req: Request):\n    SINK\n    return {}\n")
+LITESTAR = ("from litestar import Litestar, Request, get\n\n\n@get('/run/{d:str}')\n"
+            "async def run(d: str, request: Request) -> dict:\n    SINK\n    return {}\n\n\n"
+            "app = Litestar([run])\n")
 STARLETTE = ("from starlette.applications import Starlette\nfrom starlette.routing import Route\n"
              "\n\nasync def run(request):\n    SINK\n\n\n"
              "app = Starlette(routes=[Route('/run', endpoint=run)])\n")
@@ -32,6 +35,8 @@ CASES = [
     ("fastapi request", FASTAPI, "(await request.json())['d']"),
     ("fastapi query params", FASTAPI, "request.query_params['d']"),
     ("fastapi annotated request", FASTAPI_TYPED, "req.query_params['d']"),
+    ("litestar path parameter", LITESTAR, "d"),
+    ("litestar request", LITESTAR, "request.query_params['q']"),
     ("starlette query", STARLETTE, "request.query_params['d']"),
     ("starlette form", STARLETTE, "(await request.form())['d']"),
     ("aiohttp post", AIOHTTP, "data['d']"),

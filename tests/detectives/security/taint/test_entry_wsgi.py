@@ -1,4 +1,4 @@
-"""Flask, Django, Django REST framework, Bottle, Falcon and Pyramid handlers and sources."""
+"""Handlers and sources of Flask, Django, DRF, Bottle, CherryPy, Falcon and Pyramid."""
 
 from __future__ import annotations
 
@@ -31,6 +31,8 @@ BOTTLE = ("from bottle import route, request\n\n\n@route('/run')\ndef run():\n  
           "    return 'ok'\n")
 FALCON = ("import falcon\n\n\nclass Run:\n    def on_get(self, req, resp):\n        SINK\n"
           "        resp.text = 'ok'\n")
+CHERRYPY = ("import cherrypy\n\n\nclass Root:\n    @cherrypy.expose\n"
+            "    def run(self, d=None):\n        SINK\n        return 'ok'\n")
 PYRAMID = ("from pyramid.view import view_config\n\n\n@view_config(route_name='run')\n"
            "def run(request):\n    SINK\n    return {}\n")
 
@@ -50,6 +52,8 @@ CASES = [
     ("bottle forms", BOTTLE, "request.forms.get('d')"),
     ("falcon", FALCON, "req.get_param('d')"),
     ("falcon media", FALCON, "req.media['d']"),
+    ("cherrypy parameter", CHERRYPY, "d"),
+    ("cherrypy request", CHERRYPY, "cherrypy.request.params['d']"),
     ("pyramid", PYRAMID, "request.params['d']"),
     ("pyramid matchdict", PYRAMID, "request.matchdict['d']"),
 ]
