@@ -40,6 +40,8 @@ def criterion_tag(criterion_id: str) -> str:
     return f"criterion:{criterion_id}"
 
 
+# Not detectives.parsing.language: the rubric imports this module, and importing the
+# detectives package from here would load every detective, and the rubric, in a loop.
 @functools.cache
 def python_language() -> tree_sitter.Language:
     """The tree-sitter grammar queries are written against."""

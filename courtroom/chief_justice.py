@@ -139,12 +139,16 @@ def _penalise(
 
 
 def _security_override(
+    criterion_id: str,
     participating: Sequence[JudicialOpinion],
     pool: Mapping[str, Evidence],
     params: SynthesisParameters,
 ) -> str | None:
     """Rule 4: why the security cap applies (the first judge to name a flaw it backs with a
-    found security fact), or None."""
+    found security fact), or None. Only a criterion about security is capped: a finding
+    must not cap "dependencies pinned" because a judge there named it."""
+    if params.security_criteria is not None and criterion_id not in params.security_criteria:
+        return None
     for opinion in participating:
         keyword = security_keyword(opinion, params.security_keywords)
         if keyword and cites_found_security(opinion, pool):
@@ -167,7 +171,7 @@ def rule(
 
     penalties, penalised = _penalise(participating, pool, params)
     value = _weighted(penalised, params.weights)
-    override_reason = _security_override(participating, pool, params)
+    override_reason = _security_override(criterion_id, participating, pool, params)
     if override_reason is not None:
         value = min(value, _dec(params.security_cap))
 
@@ -203,10 +207,12 @@ def rule(
 
 
 def overall_score(results: Sequence[CriterionResult]) -> float:
-    """Mean of the criteria's final scores, 2 decimals, half up; 0.0 with no criteria."""
-    if not results:
+    """Mean of the covered criteria's final scores, 2 decimals, half up; 0.0 with none (an
+    uncovered criterion's score is a placeholder: nothing measured it)."""
+    scored = [r.final_score for r in results if r.covered]
+    if not scored:
         return 0.0
-    mean = Decimal(sum(r.final_score for r in results)) / len(results)
+    mean = Decimal(sum(scored)) / len(scored)
     return float(round_half_up(mean, 2))
 
 

@@ -69,6 +69,8 @@ class AuditConfig(BaseModel):
     tree_ignore: tuple[str, ...] = ()
     #: Per-criterion minimum scores: a criterion under its own minimum fails the gate.
     gate: dict[str, float] = Field(default_factory=dict)
+    #: A criterion nothing the audit measures is about fails the gate (else: neutral).
+    fail_on_uncovered: bool = False
     #: Lines that make the conclusion failure whatever the scores: the audit could not know
     #: what it must be measured with (a pull request whose base's settings are unknown).
     fail_closed: tuple[str, ...] = ()
@@ -101,6 +103,7 @@ class AuditConfig(BaseModel):
             "project_id": self.project_id,
             "fail_below": self.fail_below,
             "gate": dict(sorted(self.gate.items())),
+            "fail_on_uncovered": self.fail_on_uncovered,
             "max_cost_usd": self.max_cost_usd,
             "max_concurrency": self.max_concurrency,
             "judge_timeout": self.judge_timeout,

@@ -4,8 +4,9 @@
 pipeline reaches every verdict through it, and ``recompute`` runs it again, with the real
 chief justice, over a finished verdict's own opinions, evidence pool and recorded
 settings. What the rules cannot derive is taken as recorded: the court's path (a mistrial
-asks for re-evaluation), the ``problems`` (any of them leaves an otherwise clean audit
-neutral), ``fail_below``, ``gate`` and ``fail_closed``, and the synthesis parameters the rubric gave
+asks for re-evaluation), whether each criterion was covered, the ``problems`` (any of
+them leaves an otherwise clean audit neutral), ``fail_below``, ``gate``, ``fail_closed``,
+``fail_on_uncovered``, and the synthesis parameters the rubric gave
 (``settings.synthesis``; DESIGN §4 defaults for a verdict that predates the record, and
 the bundled rubric's own when the verdict names that rubric). So recomputing proves that
 the verdict is consistent with itself; only the HMAC proves who sealed it.
@@ -52,6 +53,7 @@ def conclude_verdict(
     gate: Mapping[str, float],
     incomplete: bool,
     fail_closed: Sequence[str] = (),
+    fail_on_uncovered: bool = False,
 ) -> Ruling:
     """The overall score and the conclusion; a scan marked incomplete fails closed."""
     overall = chief_justice.overall_score(results)
@@ -62,6 +64,10 @@ def conclude_verdict(
     # ``fail_closed`` holds the settings' own lines: why they could not be known.
     failures = [*(Problem(kind="settings_unknown", message=line) for line in fail_closed),
                 *gate_failures(results, gate), *chief_justice.unjudged_findings(results, pool)]
+    if fail_on_uncovered:
+        failures += [Problem(kind="gate", criterion=r.criterion_id, message=f"{r.criterion_id}"
+                             " is not covered (fail-on-uncovered)")
+                     for r in results if not r.covered]
     return Ruling(overall, "failure" if failures else conclusion, failures)
 
 
@@ -83,6 +89,14 @@ def unscanned(pool: Mapping[str, Evidence]) -> list[Problem]:
             for e in facts]
 
 
+def uncovered(results: Sequence[CriterionResult]) -> list[Problem]:
+    """One problem per criterion nothing the audit measures is about (neutral, reported)."""
+    return [Problem(kind="uncovered", criterion=r.criterion_id,
+                    message="no evidence_tags and no check of the rubric are about it; its "
+                    "score is a placeholder, left out of the overall score")
+            for r in results if not r.covered]
+
+
 class _Recorded(BaseModel):
     """What ``Verdict.settings`` records that the rules read (the rest is ignored)."""
 
@@ -91,6 +105,7 @@ class _Recorded(BaseModel):
     fail_below: float | None = None
     gate: dict[str, float] = Field(default_factory=dict)
     fail_closed: list[str] = Field(default_factory=list)
+    fail_on_uncovered: bool = False
     synthesis: SynthesisParameters | None = None
 
 
@@ -114,16 +129,18 @@ def recompute(verdict: Verdict) -> list[str]:
             problems.append(str(exc))  # it names the criterion
             results.append(criterion)
             continue
-        again = court.settle(again)
+        again = court.settle(again).model_copy(update={"covered": criterion.covered})
         problems.extend(_differences(criterion, again))
         results.append(again)
     ruling = conclude_verdict(results, verdict.evidences, fail_below=recorded.fail_below,
                               gate=recorded.gate, incomplete=bool(verdict.errors),
-                              fail_closed=recorded.fail_closed)
+                              fail_closed=recorded.fail_closed,
+                              fail_on_uncovered=recorded.fail_on_uncovered)
     # The lines that fail the gate closed follow from the content: dropping one must not
     # pass (other lines, a PDF that could not be read, say, are taken as recorded). The
     # ``errors`` lines are compared, so a verdict from before ``problems`` is checked too.
-    derived = error_lines([*unscanned(verdict.evidences), *ruling.failures])
+    derived = error_lines([*unscanned(verdict.evidences), *uncovered(verdict.criteria),
+                           *ruling.failures])
     problems.extend(f"errors: the line {line[:160]!r} follows from the verdict's own content "
                     "but is missing" for line in derived if line not in verdict.errors)
     if verdict.overall_score != ruling.overall:

@@ -144,6 +144,9 @@ class CriterionResult(BaseModel):
     #: Evidence relevant to the criterion that was cut to fit the judges' prompt, counted
     #: by kind ("<detective>, <direction>"); the judges were told these counts.
     evidence_left_out: dict[str, int] = Field(default_factory=dict)
+    #: False when nothing the audit measures is about the criterion (no evidence_tags, no
+    #: checks): its score is a placeholder, left out of the overall score (DESIGN §4).
+    covered: bool = True
 
 
 class Target(BaseModel):

@@ -18,7 +18,8 @@ from courtroom.court.rules import limits_for
 from courtroom.court.session import CourtOutcome, hold_court
 from courtroom.detectives import open_workspace, run_detectives
 from courtroom.detectives.base import Case
-from courtroom.detectives.docket import evidence_for
+from courtroom.detectives.contract import detectives_for, load_checked
+from courtroom.detectives.docket import evidence_for, is_covered
 from courtroom.detectives.runner import Detection
 from courtroom.errors import EXIT_CRITICAL, EXIT_FAILURE, EXIT_OK, SynthesisError
 from courtroom.judges.backends import make_backend
@@ -26,7 +27,7 @@ from courtroom.judges.base import Backend, JudgeRequest, left_out
 from courtroom.judges.bench import Answer, JudgeBench
 from courtroom.judges.cache import OpinionCache
 from courtroom.judges.vision import ClaudeVision, for_audit
-from courtroom.judgment import SYNTHESIS, conclude_verdict, unscanned
+from courtroom.judgment import SYNTHESIS, conclude_verdict, uncovered, unscanned
 from courtroom.models import (
     JUDGES,
     CriterionResult,
@@ -39,7 +40,7 @@ from courtroom.models import (
 )
 from courtroom.problems import Problem, error_lines
 from courtroom.render.files import write_outputs, write_partial
-from courtroom.rubric import Rubric, load_rubric
+from courtroom.rubric import Rubric
 from courtroom.trace import Trace
 
 #: progress(stage, done, total): a display hook; the CLI draws it, tests ignore it.
@@ -69,7 +70,7 @@ def audit(
 ) -> AuditOutcome:
     """Run one whole audit and write its files; a UsageError comes before any file is written."""
     trace = trace or Trace()
-    rubric = load_rubric(config.rubric_path)
+    rubric = load_checked(config.rubric_path)  # bad tags: exit 2 before any work
     trace.event("rubric", "loaded", name=rubric.rubric_metadata.rubric_name, sha256=rubric.sha256)
     # Importing the SDK and building a Claude client takes about a second: it happens on
     # its own thread while the workspace opens and the detectives run.
@@ -133,7 +134,8 @@ def _run(
     trace: Trace,
     progress: Progress,
 ) -> AuditOutcome:
-    detection = _detect(case, trace, progress)
+    detection = _detect(case, detectives_for(rubric.rubric_metadata.profile), trace,
+                        progress)
     pool = {e.id: e for e in detection.evidence}
     judged = _judge(config, rubric, case, pool, judges.result(), trace, progress)
     pool.update(judged.court.new_evidence)  # evidence found by remands joins the pool
@@ -165,10 +167,10 @@ class _Judged:
     notes: list[Problem]
 
 
-def _detect(case: Case, trace: Trace, progress: Progress) -> Detection:
+def _detect(case: Case, only: list[str], trace: Trace, progress: Progress) -> Detection:
     progress("detect", 0, 1)
     with trace.span("detect", "detectives"):
-        detection = run_detectives(case, trace=trace)
+        detection = run_detectives(case, trace=trace, only=only)
     progress("detect", 1, 1)
     return detection
 
@@ -215,7 +217,8 @@ def _synthesise(
                 dim.id, dim.name, judged.court.opinions[dim.id], pool, rubric.parameters
             ))
             result = result.model_copy(update={"evidence_left_out": judged.left_out[dim.id],
-                                               "artifact": dim.target_artifact})
+                                               "artifact": dim.target_artifact,
+                                               "covered": is_covered(dim)})
             trace.event("synthesise", "rule", criterion_id=dim.id,
                         log=result.execution_log.model_dump(mode="json"))
             results.append(result)
@@ -232,11 +235,13 @@ def _conclude(
     detection: Detection,
 ) -> Verdict:
     # The cost cap's notes name the criteria it sent to the offline bench; a scan that
-    # could not see every source file must not pass the gate (it fails closed).
+    # could not see every source file must not pass the gate (it fails closed); a
+    # criterion nothing covers is reported (neutral; failure with fail-on-uncovered).
     problems = [*detection.problems, *judged.court.fallbacks(), *judged.notes,
-                *unscanned(pool)]
+                *unscanned(pool), *uncovered(results)]
     ruling = conclude_verdict(results, pool, fail_below=config.fail_below, gate=config.gate,
-                              incomplete=bool(problems), fail_closed=config.fail_closed)
+                              incomplete=bool(problems), fail_closed=config.fail_closed,
+                              fail_on_uncovered=config.fail_on_uncovered)
     return Verdict(
         target=target,
         rubric=RubricRef(name=rubric.rubric_metadata.rubric_name,

@@ -21,6 +21,7 @@ ProblemKind = Literal[
     "fallback",          # a judge failed after its retries; its fixed opinion does not vote
     "cost_cap",          # the cost cap sent a criterion to the offline bench
     "scan_gap",          # the security scan did not cover the whole repository
+    "uncovered",         # nothing the audit measures is about a criterion (a placeholder)
     "settings_unknown",  # a pull request's settings could not be read from its base
     "gate",              # a criterion scored under its own minimum
     "unjudged_finding",  # a confirmed security finding that no criterion capped
@@ -60,6 +61,8 @@ def error_line(problem: Problem) -> str:
             return f"workspace: {p.message}"
         case "fallback":
             return f"judge {p.source} {p.message}"
+        case "uncovered":
+            return f"criterion {p.criterion} is not covered: {p.message}"
         case "scan_gap":
             return f"{SCAN_GAP} ({p.location}: {p.message})"
         case "gate":

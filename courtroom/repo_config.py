@@ -70,6 +70,12 @@ def _choice(*allowed: str) -> Callable[[Any], str]:
     return check
 
 
+def _switch(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"must be true or false, got {value!r}")
+    return value
+
+
 def _text(value: Any) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > 300:
         raise ValueError(f"must be a non-empty string, got {value!r}")
@@ -113,6 +119,8 @@ KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "pdf": ("pdf", _text),
     "fail-below": ("fail_below", _number(0, 5)),
     "gate": ("gate", _gate),
+    # Only a tightening: a flag or input that set it wins, and it can only be set true.
+    "fail-on-uncovered": ("fail_on_uncovered", _switch),
     "judges": ("judges", _choice(*JUDGE_KINDS)),
     "model": ("model", _text),
     "provider": ("provider", _choice(*PROVIDERS)),

@@ -13,6 +13,9 @@ from courtroom.errors import RubricError
 from courtroom.models import TargetArtifact
 from courtroom.resources import default_rubric_path as default_rubric_path
 
+#: Evidence tags that make a criterion one the security cap may fire on.
+SECURITY_TAGS = frozenset({"security", "security_unconfirmed"})
+
 DEFAULT_KEYWORDS = (
     "shell injection",
     "rce",
@@ -67,6 +70,11 @@ class SynthesisParameters(BaseModel):
     hallucination_penalty: int = Field(default=2, ge=0, le=4)
     variance_threshold: int = Field(default=2, ge=0, le=4)
     security_keywords: list[str] = Field(default_factory=lambda: list(DEFAULT_KEYWORDS))
+    #: The criteria the security cap may fire on (rule 4). A rubric lists extra ones here;
+    #: ``Rubric.parameters`` adds every criterion whose evidence_tags name a security tag
+    #: or that holds a security check.
+    #: None (a verdict recorded before the field existed): every criterion.
+    security_criteria: list[str] | None = None
 
     @field_validator("weights")
     @classmethod
@@ -99,6 +107,9 @@ class RubricMetadata(BaseModel):
     rubric_name: str
     grading_target: str | None = None
     version: str = "1.0"
+    #: The detective profile the rubric selects (e.g. "automaton-auditor"); None: only the
+    #: general detectives run (checked against the registry by detectives.contract).
+    profile: str | None = None
 
 
 class Rubric(BaseModel):
@@ -125,7 +136,11 @@ class Rubric(BaseModel):
     def parameters(self) -> SynthesisParameters:
         """The chief justice's parameters, defaults filled in."""
         raw = self.synthesis_rules.get("parameters")
-        return SynthesisParameters.model_validate(raw if isinstance(raw, dict) else {})
+        params = SynthesisParameters.model_validate(raw if isinstance(raw, dict) else {})
+        tagged = {d.id for d in self.dimensions if SECURITY_TAGS & set(d.evidence_tags or ())
+                  or any(c.kind == "security" for c in d.checks)}
+        listed = set(params.security_criteria or ())
+        return params.model_copy(update={"security_criteria": sorted(tagged | listed)})
 
     @property
     def court(self) -> CourtParameters:
@@ -183,6 +198,13 @@ def parse_rubric(text: str, source: str = "<rubric>") -> Rubric:
         elif err["type"] == "literal_error":
             problem = f"{err.get('input')!r} is not one of github_repo, pdf_report, pdf_images"
         raise RubricError(f"{source}: {field or 'rubric'}: {problem}") from exc
+    ids = {d.id for d in rubric.dimensions}
+    raw = rubric.synthesis_rules.get("parameters")
+    listed = raw.get("security_criteria") if isinstance(raw, dict) else None
+    for ident in listed or ():
+        if ident not in ids:
+            raise RubricError(f"{source}: synthesis_rules.parameters.security_criteria: "
+                              f"unknown criterion {ident!r}")
     rubric.sha256 = hashlib.sha256(text.encode("utf-8")).hexdigest()
     return rubric
 

@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
+from typing import get_args
 
 import pytest
+from detectives.service_builders import flask_service
 
-from courtroom.checks import CountCheck, PathCheck, QueryCheck, SecurityCheck, criterion_tag
+from courtroom.checks import (
+    Check,
+    CountCheck,
+    PathCheck,
+    QueryCheck,
+    SecurityCheck,
+    criterion_tag,
+)
+from courtroom.detectives import REGISTRY, Case, open_workspace
 from courtroom.errors import RubricError
 from courtroom.rubric import parse_rubric
 
@@ -73,3 +85,22 @@ def test_a_bad_check_is_one_line_naming_the_criterion(check: dict[str, object],
 
 def test_the_criterion_tag_names_the_criterion() -> None:
     assert criterion_tag("deps_pinned") == "criterion:deps_pinned"
+
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "rubrics.md"
+
+
+def test_every_check_example_in_the_docs_loads_and_runs(tmp_path: Path) -> None:
+    examples = [json.loads(block) for block in
+                re.findall(r"```json\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)]
+    members = get_args(get_args(Check)[0])  # the union inside the Annotated
+    kinds = {get_args(member.model_fields["kind"].annotation)[0] for member in members}
+    assert {e["kind"] for e in examples} == kinds
+    repo = flask_service(tmp_path / "svc", xss=True)
+    (repo / ".env").write_text("TOKEN=x\n", encoding="utf-8")
+    with open_workspace(str(repo), timeout=30) as ws:
+        for example in examples:
+            rubric = parse_rubric(rubric_with(example), "docs/rubrics.md")
+            case = Case(workspace=ws, dimensions=tuple(rubric.dimensions))
+            facts = REGISTRY[f"check_{example['kind']}"](case)
+            assert facts and all("criterion:tested" in e.tags for e in facts), example

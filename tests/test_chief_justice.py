@@ -159,6 +159,17 @@ def test_security_override_caps_after_weighting(argument, charges, cited, capped
     assert result.execution_log.final_float == (3.0 if capped else 5.0)
 
 
+def test_only_a_criterion_about_security_is_capped() -> None:
+    # "dependencies pinned" must not be capped because a judge there named the XSS.
+    named = (op("Prosecutor", 5, cited=[SECURITY.id], argument="XSS in the form"),
+             op("Defense", 5), op("TechLead", 5))
+    elsewhere = SynthesisParameters(security_criteria=["injection"])
+    assert not rule(*named, params=elsewhere).security_override
+    assert rule(*named, params=elsewhere).final_score == 5
+    assert rule(*named, params=SynthesisParameters(security_criteria=["c"])).security_override
+    assert rule(*named).security_override  # recorded before the field: every criterion
+
+
 def test_order_is_penalty_then_weighting_then_cap_then_round() -> None:
     # Prosecutor 5 cites a ghost -> 3; (3 + 2 + 2*3) / 4 = 2.75; cap 3 has no effect; -> 3.
     result = rule(
@@ -252,6 +263,9 @@ def test_overall_score_and_conclusion() -> None:
     assert cj.conclude([a, capped], 4.0, fail_below=None, incomplete=True) == "failure"
     fell = rule(op("Prosecutor", 4), op("Defense", 4, fallback=True), op("TechLead", 4))
     assert cj.conclude([fell], 4.0, fail_below=None, incomplete=False) == "neutral"
+    # An uncovered criterion's placeholder score is no part of the overall score.
+    assert cj.overall_score([a, b.model_copy(update={"covered": False})]) == 4.0
+    assert cj.overall_score([b.model_copy(update={"covered": False})]) == 0.0
     mistrial = a.model_copy(update={"court": CourtRecord(path="mistrial")})
     assert cj.conclude([mistrial], 4.0, fail_below=None, incomplete=False) == "neutral"
 

@@ -9,7 +9,7 @@ from verdict_builders import make_criterion, make_evidence, make_opinion, make_v
 
 from courtroom import chief_justice
 from courtroom.detectives.common import SCAN_INCOMPLETE
-from courtroom.judgment import SYNTHESIS, conclude_verdict, gate_failures, recompute
+from courtroom.judgment import SYNTHESIS, conclude_verdict, gate_failures, recompute, uncovered
 from courtroom.models import JUDGES, CourtRecord, RubricRef, Target, Verdict
 from courtroom.problems import Problem, error_lines
 from courtroom.resources import default_rubric_path
@@ -44,6 +44,28 @@ def clean_verdict(
 def test_verdicts_built_by_the_rules_recompute_clean() -> None:
     assert recompute(make_verdict()) == []
     assert recompute(clean_verdict()) == []
+
+
+def test_an_uncovered_criterion_is_an_errors_line_and_fails_only_when_asked() -> None:
+    verdict = clean_verdict()
+    results = [verdict.criteria[0].model_copy(update={"covered": False})]
+    lines = error_lines(uncovered(results))
+    assert len(lines) == 1 and lines[0].startswith(f"criterion {CID} is not covered")
+    pool = verdict.evidences
+    quiet = conclude_verdict(results, pool, fail_below=None, gate={}, incomplete=True)
+    assert (quiet.overall, quiet.conclusion, quiet.failures) == (0.0, "neutral", [])
+    strict = conclude_verdict(results, pool, fail_below=None, gate={}, incomplete=True,
+                              fail_on_uncovered=True)
+    assert strict.conclusion == "failure"
+    assert error_lines(strict.failures) == [f"gate: {CID} is not covered (fail-on-uncovered)"]
+    recorded = verdict.model_copy(update={
+        "criteria": results, "overall_score": 0.0, "conclusion": "failure",
+        "errors": [*lines, *error_lines(strict.failures)],
+        "settings": {"fail_on_uncovered": True}})
+    assert recompute(recorded) == []
+    # Dropping the line, or the failure, is named: both follow from the content.
+    assert recompute(recorded.model_copy(update={"errors": error_lines(strict.failures)}))
+    assert recompute(recorded.model_copy(update={"settings": {}}))
 
 
 @pytest.mark.parametrize(("settings", "tags", "why"), [

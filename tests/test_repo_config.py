@@ -15,6 +15,7 @@ rubric: rubrics/team.json
 pdf: docs/*.pdf
 fail-below: 2.5
 gate: {safe_tool_engineering: 3}
+fail-on-uncovered: true
 judges: offline
 model: claude-test
 provider: bedrock
@@ -34,6 +35,7 @@ def test_every_key_parses_into_its_setting(tmp_path: Path) -> None:
     assert config.rubric_path == root / "rubrics/team.json"
     assert config.pdf == root / "docs/r.pdf"
     assert (config.fail_below, config.gate) == (2.5, {"safe_tool_engineering": 3.0})
+    assert config.fail_on_uncovered and config.settings_record()["fail_on_uncovered"]
     assert (config.model, config.provider, config.max_cost_usd) == ("claude-test", "bedrock", 2.5)
     assert (config.region, config.project_id) == ("eu-west-1", "my-project")
     assert (config.max_concurrency, config.judge_timeout) == (4, 120)
@@ -53,6 +55,7 @@ def test_every_key_parses_into_its_setting(tmp_path: Path) -> None:
         ("ignore: ['../etc/**']\n", f"{TREE_FILE}: ignore: '../etc/**' must not contain '..'"),
         ("ignore: ['/etc']\n", f"{TREE_FILE}: ignore: '/etc' must be relative"),
         ("gate: 3\n", f"{TREE_FILE}: gate: must map criterion ids"),
+        ("fail-on-uncovered: 1\n", f"{TREE_FILE}: fail-on-uncovered: must be true or false"),
         ("gate: {x: 9}\n", f"{TREE_FILE}: gate: x: must be between 0 and 5"),
         ("- a\n- b\n", f"{TREE_FILE}: must be a mapping of settings, got list"),
         ("model: [unclosed\n", f"{TREE_FILE}: line 2: not valid YAML"),

@@ -20,6 +20,18 @@ def test_bundled_files_are_the_top_level_ones() -> None:
     assert (folder / "report.md.j2").is_file() and (folder / "prompts" / "system.j2").is_file()
 
 
+def test_rubrics_are_found_by_name_and_a_file_wins() -> None:
+    assert resources.bundled_rubrics()["automaton-auditor"].resolve() == (
+        ROOT / "rubric.json").resolve()
+    assert resources.named_rubric("automaton-auditor") is not None
+    for not_a_name in ("../rubric", "rubrics/automaton-auditor", "nope", "Automaton Auditor"):
+        assert resources.named_rubric(not_a_name) is None, not_a_name
+    assert resources.resolve_rubric(Path("automaton-auditor")) == resources.named_rubric(
+        "automaton-auditor")
+    assert resources.resolve_rubric(ROOT / "rubric.json") == ROOT / "rubric.json"
+    assert resources.resolve_rubric(Path("nope.json")) == Path("nope.json")
+
+
 def test_templates_override_from_the_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from verdict_builders import make_evidence
 
-from courtroom.detectives.docket import evidence_for, topics
+from courtroom.detectives.docket import evidence_for, is_covered
 from courtroom.errors import RubricError
 from courtroom.rubric import default_rubric_path, load_rubric, parse_rubric
 
@@ -75,6 +75,28 @@ def test_parameters_change_without_code() -> None:
     assert params.security_cap == 2.0
 
 
+def test_the_security_cap_is_for_criteria_about_security() -> None:
+    # Tagged with a security tag, or listed by the rubric: nothing else may be capped.
+    dims = [{"id": ident, "name": ident, "target_artifact": "github_repo",
+             "forensic_instruction": "Look.", "evidence_tags": tags}
+            for ident, tags in (("pinned", ["git"]), ("injection", ["security"]),
+                                ("advisories", ["security_unconfirmed"]), ("secrets", None))]
+    dims.append({"id": "xss", "name": "XSS", "target_artifact": "github_repo",
+                 "forensic_instruction": "Look.",
+                 "checks": [{"kind": "security", "meaning": "XSS", "cwe": [79]}]})
+    listed = {"parameters": {"security_criteria": ["secrets"]}}
+    rubric = parse_rubric(json.dumps(minimal(dimensions=dims, synthesis_rules=listed)))
+    assert rubric.parameters.security_criteria == ["advisories", "injection", "secrets", "xss"]
+    assert parse_rubric(json.dumps(minimal())).parameters.security_criteria == []
+
+
+def test_the_bundled_rubric_selects_its_profile_by_name() -> None:
+    rubric = load_rubric(default_rubric_path())
+    assert rubric.rubric_metadata.profile == "automaton-auditor"
+    assert rubric.parameters.security_criteria == ["safe_tool_engineering"]
+    assert parse_rubric(json.dumps(minimal())).rubric_metadata.profile is None
+
+
 @pytest.mark.parametrize(
     ("mutate", "expected"),
     [
@@ -105,6 +127,11 @@ def test_parameters_change_without_code() -> None:
             lambda d: json.dumps({"dimensions": d["dimensions"]}),
             "r.json: rubric_metadata: required",
         ),
+        (
+            lambda d: json.dumps({**d, "synthesis_rules": {
+                "parameters": {"security_criteria": ["no_shell", "ghost"]}}}),
+            "r.json: synthesis_rules.parameters.security_criteria: unknown criterion 'ghost'",
+        ),
     ],
 )
 def test_invalid_rubrics_name_file_field_and_problem(mutate, expected) -> None:  # type: ignore[no-untyped-def]
@@ -120,7 +147,7 @@ def test_missing_rubric_file(tmp_path: Path) -> None:
         load_rubric(tmp_path / "nope.json")
 
 
-def test_user_layouts_without_tags_load_and_find_their_topics() -> None:
+def test_user_layouts_without_tags_load_and_are_not_judged_on_words() -> None:
     # Real users' layouts: prose-only synthesis rules, judicial_logic, no evidence_tags.
     logic = {"prosecutor": "Charge gaps.", "defense": "Credit effort.", "tech_lead": "Ask."}
     dims = [
@@ -129,18 +156,17 @@ def test_user_layouts_without_tags_load_and_find_their_topics() -> None:
          "judicial_logic": logic},
         {"id": "forensic_accuracy_docs", "name": "Forensic Accuracy (Documentation)",
          "target_artifact": "pdf_report", "forensic_instruction": "Cross-check claims."},
-        {"id": "forensic_accuracy_code", "name": "Forensic Accuracy (Codebase)",
-         "target_artifact": "github_repo", "forensic_instruction": "Trace the code."},
     ]
     rules = {"security_override": "Confirmed flaws cap the score at 3.",
              "fact_supremacy": "Facts overrule opinions."}
     rubric = parse_rubric(json.dumps(minimal(dimensions=dims, synthesis_rules=rules)))
-    graph, docs, code = rubric.dimensions
-    assert topics(graph) == {"graph", "parallelism", "conditional"}
-    assert topics(docs) == {"claims", "paths"}
-    assert topics(code) == {"github_repo"}  # nothing narrower named: the whole artifact
-    pool = [make_evidence("Fan-in", location="src/graph.py:3", tags=("github_repo", "graph")),
-            make_evidence("Typed state", location="src/state.py:1",
-                          tags=("github_repo", "state"))]
-    assert [e.goal for e in evidence_for(graph, pool)] == ["Fan-in"]
-    assert len(evidence_for(code, pool)) == 2
+    graph, docs = rubric.dimensions
+    pool = [make_evidence("Fan-in", location="src/graph.py:3", tags=("github_repo", "graph"),
+                          detective="graph", direction="supports"),
+            make_evidence("Single commit", location="abc1234", tags=("github_repo", "git"),
+                          detective="history", direction="adverse")]
+    # "graph" in the name does not fetch the graph's facts: only general ones, as context.
+    assert not is_covered(graph)
+    assert [(e.goal, e.direction) for e in evidence_for(graph, pool)] == [
+        ("Single commit", "context")]
+    assert evidence_for(docs, pool) == []

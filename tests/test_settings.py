@@ -43,6 +43,12 @@ def test_the_tree_file_cannot_loosen_the_gate_the_workflow_set(tmp_path: Path) -
         gate={"graph_orchestration": 3.0},
     )
     assert both.gate == {"graph_orchestration": 3.0, "swarm_visual": 4.0}
+    # Failing on an uncovered criterion: the file may turn it on, never off once set.
+    on = settle(tree(tmp_path / "d", "fail-on-uncovered: true\n"), tmp_path)
+    assert on.fail_on_uncovered and on.sources["fail_on_uncovered"] == TREE_FILE
+    kept = settle(tree(tmp_path / "e", "fail-on-uncovered: false\n"), tmp_path,
+                  fail_on_uncovered=True)
+    assert kept.fail_on_uncovered and kept.sources["fail_on_uncovered"] == "flag"
 
 
 def test_under_a_workflow_gate_the_tree_cannot_change_how_scores_are_measured(

@@ -47,8 +47,9 @@ _score = _number(float, 0, 5)
 
 def _settings(p: argparse.ArgumentParser) -> None:
     """Flags shared by audit and batch: one per AuditConfig setting."""
-    p.add_argument("--rubric", type=Path, metavar="PATH",
-                   help="rubric JSON (default: the config file's, else the bundled rubric)")
+    p.add_argument("--rubric", type=Path, metavar="PATH|NAME",
+                   help="rubric JSON, or the name of a bundled one (automaton-auditor, ...; "
+                        "default: the config file's, else the bundled rubric)")
     p.add_argument("--config", type=Path, metavar="FILE",
                    help="settings file to use instead of the target's .github/courtroom.yml; "
                         "'none': ignore that file (grading someone else's repository)")
@@ -63,6 +64,8 @@ def _settings(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", metavar="NAME", help="Claude model (default: the backend's)")
     p.add_argument("--fail-below", type=_score, metavar="SCORE",
                    help="conclusion failure when the overall score is under SCORE (0-5)")
+    p.add_argument("--fail-on-uncovered", action="store_true", default=None,
+                   help="conclusion failure when a criterion is not covered (default: neutral)")
     p.add_argument("--max-cost-usd", type=_number(float, 0.01, 10_000), metavar="N",
                    help="cap on the estimated Claude spend per audit; past it, offline judges")
     p.add_argument("--max-concurrency", type=_number(int, *CONCURRENCY_RANGE), metavar="N",

@@ -12,9 +12,11 @@ from typing import Any
 
 from courtroom.config import AuditConfig, default_out_dir, env_api_key
 from courtroom.detectives import open_workspace
+from courtroom.detectives.contract import load_checked
 from courtroom.errors import TargetError, UsageError
 from courtroom.pipeline import Progress, audit
 from courtroom.render.files import check_folder
+from courtroom.resources import resolve_rubric
 from courtroom.settings import effective_config
 from courtroom.trace import Trace
 from courtroom.untrusted import log_line
@@ -28,7 +30,7 @@ def given_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> dict[st
     return {
         "target": target,
         "out_dir": _out_dir(args.out, target),
-        "rubric_path": args.rubric,
+        "rubric_path": resolve_rubric(args.rubric) if args.rubric else None,
         "pdf": args.pdf,
         "judges": args.judges,
         "model": args.model,
@@ -38,6 +40,7 @@ def given_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> dict[st
         "api_key": env_api_key(env),
         "base_url": env.get("ANTHROPIC_BASE_URL") or None,
         "fail_below": args.fail_below,
+        "fail_on_uncovered": args.fail_on_uncovered,
         "use_cache": False if args.no_cache else None,
         "cache_dir": args.cache_dir,
         "court": False if getattr(args, "no_court", False) else None,
@@ -76,6 +79,8 @@ def _writable(out: Path) -> Path:
 def prepared(args: argparse.Namespace, env: Mapping[str, str]) -> Iterator[AuditConfig]:
     """Check out the target once (a URL is cloned here), read its config, yield the settings."""
     given = given_from_args(args, env)
+    if given["rubric_path"] is not None:  # a bad rubric stops before any clone (exit 2)
+        load_checked(given["rubric_path"])
     timeout = args.clone_timeout or AuditConfig.model_fields["clone_timeout"].default
     with open_workspace(given["target"], timeout=timeout) as workspace:
         local = {

@@ -24,6 +24,7 @@ from courtroom.errors import (
     EXIT_OK,
     UsageError,
 )
+from courtroom.resources import resolve_rubric
 from courtroom.rubric import default_rubric_path
 from courtroom.settings import batch_fields
 from courtroom.untrusted import log_line
@@ -102,13 +103,14 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Batc
     """
     fields, sources = batch_fields(
         {
-            "rubric_path": args.rubric,
+            "rubric_path": resolve_rubric(args.rubric) if args.rubric else None,
             "judges": args.judges,
             "model": args.model,
             "provider": args.provider,
             "region": args.region,
             "project_id": args.project_id,
             "fail_below": args.fail_below,
+            "fail_on_uncovered": args.fail_on_uncovered,
             "max_cost_usd": args.max_cost_usd,
             "max_concurrency": args.max_concurrency,
             "judge_timeout": args.judge_timeout,

@@ -108,6 +108,7 @@ def batch_key(
         "pdf_sha256": file_digest(pdf if pdf is not None else config.pdf),
         "fail_below": config.fail_below,
         "gate": dict(sorted(config.gate.items())),
+        "fail_on_uncovered": config.fail_on_uncovered,
         "ignore": sorted({*config.ignore, *config.tree_ignore}),
         "court": config.court,
     }

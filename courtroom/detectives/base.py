@@ -53,6 +53,18 @@ class Produces:
     meaning: str
 
 
+#: The profile of the Week-2 "Automaton Auditor" rubric: detectives that know LangGraph
+#: graphs, judge personas and chief-justice code. A rubric selects it by name
+#: (``rubric_metadata.profile``); no other rubric runs them or sees their facts.
+AUTOMATON_AUDITOR = "automaton-auditor"
+
+
+def declares(artifact: str, meanings: dict[str, str]) -> tuple[Produces, ...]:
+    """A detective's declaration: every tag it puts on facts about ``artifact``, with what a
+    fact so tagged means (the artifact tag itself, carried by every fact, is implied)."""
+    return tuple(Produces(tag, artifact, meaning) for tag, meaning in meanings.items())
+
+
 #: name -> detective. Filled by ``courtroom.detectives`` at import; plain on purpose.
 REGISTRY: dict[str, Detective] = {}
 #: name -> the kinds of fact the detective declares (the evidence contract).

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from courtroom.detectives.base import Case
+from courtroom.detectives.base import Case, declares
 from courtroom.detectives.common import REPO, SCAN_INCOMPLETE, make
 from courtroom.detectives.security import detective as security
 from courtroom.models import Evidence
 from courtroom.problems import Problem
 
 NAME = "coverage"
+#: What the runner's own facts mean (they come from no registered detective).
+PRODUCES = declares(REPO, {
+    NAME: "files left out of the audit: listing limits, ignore globs, a scan that failed",
+    SCAN_INCOMPLETE: "a file the runtime could execute was not examined: the gate fails closed",
+})
 #: Detectives whose failure leaves the security scan incomplete.
 SECURITY_DETECTIVES = frozenset({security.NAME})
 

@@ -1,11 +1,18 @@
-"""Which evidence each criterion is judged on (context minimisation for the judges)."""
+"""Which evidence each criterion is judged on (context minimisation for the judges).
+
+A criterion sees the facts carrying one of its ``evidence_tags``, and the facts its own
+declarative checks produced (tagged ``criterion:<id>``). A criterion with neither is not
+covered: nothing the audit measures is about it, so it is shown only the general facts
+of its artifact, as context, and its score is a placeholder (DESIGN §4). Words in a
+criterion's id or name never choose its evidence: "Error handling" is not the graph.
+"""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
-from courtroom.checks import criterion_tag
+from courtroom.checks import CHECK_TAG, criterion_tag
+from courtroom.detectives.contract import is_general
 from courtroom.models import SECURITY_TAG, Evidence
 from courtroom.rubric import Dimension
 
@@ -19,47 +26,33 @@ def _priority(evidence: Evidence) -> tuple[int, float, str, str]:
     return (security, -evidence.confidence, evidence.location, evidence.goal)
 
 
-_REPO, _PDF, _IMAGES = "github_repo", "pdf_report", "pdf_images"
-#: Evidence topics a criterion is about, read from the words of its id and name, per artifact.
-TOPICS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
-    (_REPO, re.compile(r"\bgit_|commit|history"), ("git", "history")),
-    (_REPO, re.compile(r"state|reducer"), ("state",)),
-    (_REPO, re.compile(r"graph|orchestrat|fan.?(in|out)|parallel"),
-     ("graph", "parallelism", "conditional")),
-    (_REPO, re.compile(r"tool|sandbox|clone|secur"),
-     ("tools", "sandbox", SECURITY_TAG, "security_unconfirmed")),
-    (_REPO, re.compile(r"structured|schema"), ("structured_output",)),
-    (_REPO, re.compile(r"judicial|persona|judge|dialectic"), ("personas",)),
-    (_REPO, re.compile(r"chief|justice|synthes|verdict"), ("synthesis",)),
-    (_PDF, re.compile(r"theor|depth|concept"), ("concepts",)),
-    (_PDF, re.compile(r"accura|claim|hallucinat"), ("claims", "paths")),
-    (_IMAGES, re.compile(r"visual|diagram|swarm|image"), ("diagram",)),
-)
+def is_covered(dimension: Dimension) -> bool:
+    """Whether something the audit measures is about the criterion: its ``evidence_tags``
+    (held to the contract at load) or its own declarative checks."""
+    return bool(dimension.evidence_tags) or bool(dimension.checks)
 
 
-def topics(dimension: Dimension) -> set[str]:
-    """The evidence tags a dimension is about: its own ``evidence_tags`` when given, else the
-    topics of its artifact that its id and name speak of, else its whole target artifact."""
-    if dimension.evidence_tags:
-        return set(dimension.evidence_tags)
-    words = f"{dimension.id} {dimension.name}".lower().replace(" ", "_")
-    found = {tag for artifact, rx, tags in TOPICS
-             if artifact == dimension.target_artifact and rx.search(words) for tag in tags}
-    return found or {dimension.target_artifact}
+def relevant(dimension: Dimension, pool: Iterable[Evidence]) -> list[Evidence]:
+    """Every fact the criterion may be shown, most decisive first.
+
+    A criterion's check facts serve it alone, whatever other tags they carry. Uncovered,
+    it is the general detectives' facts of its artifact (no criterion's check
+    facts: those serve their own criterion alone) with their direction set to context: a
+    fact points for or against the criterion that asked for it, not for one it happens to
+    share an artifact with.
+    """
+    own = criterion_tag(dimension.id) if dimension.checks else None
+    if is_covered(dimension):
+        wanted = set(dimension.evidence_tags or ())
+        chosen = [e for e in pool if own in e.tags
+                  or (CHECK_TAG not in e.tags and wanted.intersection(e.tags))]
+    else:
+        chosen = [e.model_copy(update={"direction": "context"}) for e in pool
+                  if dimension.target_artifact in e.tags and is_general(e.detective)
+                  and CHECK_TAG not in e.tags]
+    return sorted(chosen, key=_priority)
 
 
 def evidence_for(dimension: Dimension, pool: Iterable[Evidence]) -> list[Evidence]:
-    """The evidence a criterion is judged on, most decisive first, at most MAX_ITEMS.
-
-    A dimension gets the items sharing any of its topics (see ``topics``).
-    """
-    wanted = topics(dimension) | own_checks(dimension)
-    chosen = [e for e in pool if wanted.intersection(e.tags)]
-    chosen.sort(key=_priority)
-    return chosen[:MAX_ITEMS]
-
-
-def own_checks(dimension: Dimension) -> set[str]:
-    """The tag of the facts the dimension's own declarative checks yield (none without
-    checks): those facts serve that dimension and no other."""
-    return {criterion_tag(dimension.id)} if dimension.checks else set()
+    """The evidence a criterion is judged on, most decisive first, at most MAX_ITEMS."""
+    return relevant(dimension, pool)[:MAX_ITEMS]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from courtroom.detectives.base import Case
+from courtroom.detectives.base import Case, declares
 from courtroom.detectives.common import REPO, make
 from courtroom.detectives.parsing import matches, node_text, source_index
 from courtroom.models import Evidence, EvidenceRequest
@@ -12,6 +12,11 @@ from courtroom.untrusted import clip, one_line
 
 NAME = "investigate"
 TAGS = (REPO, "remand")
+#: What a remand's facts mean (the court asks for them; no rubric runs this detective).
+PRODUCES = declares(REPO, {
+    "remand": "a file or symbol a judge asked about in the court, looked up",
+    "missing": "what the judge asked about is not in the repository",
+})
 _TEXT_FILES = (".py", ".md", ".toml", ".json", ".yaml", ".yml", ".txt", ".cfg", ".scm")
 
 

@@ -8,7 +8,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from courtroom.detectives.docket import evidence_for
+from courtroom.detectives.docket import relevant
 from courtroom.models import Evidence, JudgeName, JudicialOpinion
 from courtroom.rubric import Dimension
 
@@ -77,9 +77,8 @@ class Backend(Protocol):
         ...
 
 
-# What the docket's cut left out of a criterion's prompt. Whatever rule the docket uses,
-# the items it would pick next are the ones it left out: asking it again over what
-# remains, until it picks nothing, finds them all without restating its rule here.
+# What the docket's cut left out of a criterion's prompt: the items it finds relevant that
+# the prompt does not hold, counted without restating the docket's rule here.
 
 def kind(item: Evidence) -> str:
     """How a left-out item is counted: which detective found it and which way it points."""
@@ -91,13 +90,5 @@ def left_out(
 ) -> dict[str, int]:
     """Counts by kind of the items relevant to ``dimension`` that ``shown`` does not hold."""
     kept = {e.id for e in shown}
-    rest = [e for e in pool if e.id not in kept]
-    counts: Counter[str] = Counter()
-    while rest:
-        more = evidence_for(dimension, rest)
-        if not more:
-            break
-        taken = {e.id for e in more}
-        counts.update(kind(e) for e in more)
-        rest = [e for e in rest if e.id not in taken]
+    counts = Counter(kind(e) for e in relevant(dimension, pool) if e.id not in kept)
     return dict(sorted(counts.items()))

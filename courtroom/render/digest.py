@@ -133,6 +133,7 @@ def criterion_view(result: CriterionResult, pool: Mapping[str, Evidence]) -> Cri
         court=court,
         court_detail=detail,
         evidence=_cited_once(judges),
+        covered=result.covered,
     )
 
 

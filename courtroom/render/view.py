@@ -80,6 +80,7 @@ class CriterionView:
     evidence: list[Citation] = field(default_factory=list)
     previous: int | None = None
     no_pdf: bool = False  # judged on the absence of a PDF report that was never given
+    covered: bool = True  # false: nothing measured it; its score is a placeholder
 
     @property
     def delta(self) -> str:
@@ -97,7 +98,7 @@ class CriterionView:
     @property
     def flags(self) -> str:
         """Short markers for the score table."""
-        marks = []
+        marks = [] if self.covered else ["❔ not covered"]
         if self.security_override:
             marks.append("🔒 security cap")
         if self.dissent:

@@ -33,13 +33,16 @@ from courtroom.rubric import Rubric, parse_rubric
 CASE = Case(workspace=None, pdf=None)  # type: ignore[arg-type]  # remands are faked
 
 
-def rubric_with(ids: Sequence[str], court: Mapping[str, Any] | None = None) -> Rubric:
-    """A rubric of github_repo dimensions with the given ids (and court limits)."""
+def rubric_with(ids: Sequence[str], court: Mapping[str, Any] | None = None,
+                tags: Sequence[str] = ("github_repo",)) -> Rubric:
+    """A rubric of github_repo dimensions with the given ids (and court limits), each
+    shown every repository fact."""
     data: dict[str, Any] = {
         "rubric_metadata": {"rubric_name": "Court test", "version": "1"},
         "dimensions": [
             {"id": cid, "name": cid.replace("_", " ").title(), "target_artifact": "github_repo",
-             "forensic_instruction": f"Look for {cid}."}
+             "forensic_instruction": f"Look for {cid}.",
+             "evidence_tags": list(tags)}  # every repository fact by default
             for cid in ids
         ],
         "synthesis_rules": {"court": dict(court or {})},

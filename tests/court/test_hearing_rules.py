@@ -108,9 +108,9 @@ def test_revise_is_deterministic_and_refuses_a_first_round() -> None:
 
 def offline_court(
     evidence: list[Evidence], investigator: Investigator | None = None,
-    limits: CourtParameters | None = None,
+    limits: CourtParameters | None = None, tags: Sequence[str] = ("github_repo",),
 ) -> tuple[Rubric, CourtOutcome, dict[str, Evidence]]:
-    rubric = rubric_with(["c"])
+    rubric = rubric_with(["c"], tags=tags)
     pool = {e.id: e for e in evidence}
     shown = {d.id: evidence_for(d, pool.values()) for d in rubric.dimensions}
     bench = JudgeBench(OfflineBackend(), max_workers=3)
@@ -171,7 +171,8 @@ def test_offline_unresolved_dispute_is_a_mistrial_with_gaps() -> None:
 
 
 def test_offline_security_dispute_caps_the_defense() -> None:
-    rubric, outcome, pool = offline_court([FOUND, SHELL])
+    # A criterion about security: only such a one may be capped.
+    rubric, outcome, pool = offline_court([FOUND, SHELL], tags=("github_repo", "security"))
     opening = {o.judge: o.score for o in outcome.records["c"].rounds[0].opinions}
     assert opening == {"Prosecutor": 2, "Defense": 4, "TechLead": 3}  # spread 2, disputed
     assert outcome.records["c"].path == "hearing"

@@ -42,21 +42,27 @@ def checks_of(case: Case, kind: type[C]) -> list[tuple[str, C]]:
 def hit(name: str, criterion: str, check: BaseCheck, location: str, detail: str,
         extra_tags: tuple[str, ...] = ()) -> Evidence:
     """One thing the check found, at ``location``."""
+    fix = f"change it so that the check no longer finds {check.meaning!r}." \
+        if check.hit == "adverse" else None
     return make(name, check.meaning, True, location,
                 f"The rubric's {check.kind} check of criterion {criterion} found this: "
                 f"{one_line(detail, 200)}.", CONFIDENCE,
                 (CHECK_TAG, criterion_tag(criterion), *extra_tags),
-                content=f"{criterion}: {one_line(detail, 300)}", direction=check.direction(True))
+                content=f"{criterion}: {one_line(detail, 300)}", direction=check.direction(True),
+                fix=fix)
 
 
-def miss(name: str, criterion: str, check: BaseCheck, detail: str, location: str = ".") -> Evidence:
-    """The fact that the check found nothing (or its number fell outside the bound)."""
+def miss(name: str, criterion: str, check: BaseCheck, detail: str, location: str = ".",
+         confidence: float = CONFIDENCE) -> Evidence:
+    """The fact that the check found nothing (or its number fell outside the bound);
+    ``confidence`` lower when part of the tree could not be read."""
     direction = check.direction(False)
+    fix = f"make the tree show {check.meaning!r}." if direction == "adverse" else None
     return make(name, f"Not found: {check.meaning}", direction == "supports", location,
                 f"The rubric's {check.kind} check of criterion {criterion} found nothing: "
-                f"{one_line(detail, 200)}.", CONFIDENCE,
+                f"{one_line(detail, 200)}.", confidence,
                 (CHECK_TAG, criterion_tag(criterion)),
-                content=f"{criterion}: {one_line(detail, 300)}", direction=direction)
+                content=f"{criterion}: {one_line(detail, 300)}", direction=direction, fix=fix)
 
 
 def capped(name: str, criterion: str, check: BaseCheck, found: list[tuple[str, str]],

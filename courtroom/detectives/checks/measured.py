@@ -8,14 +8,18 @@ the confirmed findings of the listed CWEs from the one security scan of the audi
 from __future__ import annotations
 
 from courtroom.checks import CountCheck, GitCheck, SecurityCheck
-from courtroom.detectives.base import Case, detective
-from courtroom.detectives.checks.facts import MAX_FACTS, checks_of, declared, hit, miss
+from courtroom.detectives.base import Case, Produces, detective
+from courtroom.detectives.checks.facts import CONFIDENCE, MAX_FACTS, checks_of, declared, hit, miss
+from courtroom.detectives.common import REPO
 from courtroom.detectives.generic import measures
 from courtroom.detectives.repo.workspace import Workspace, run_git
 from courtroom.detectives.security.detective import scan
 from courtroom.models import SECURITY_TAG, Evidence
 from courtroom.tree_paths import Globs
 
+#: How sure "no finding" is when the scan left files unexamined: below the judges' WEAK
+#: bound, so no lens credits it in full.
+UNPROVEN = 0.5
 #: Commits the git check reads, newest first.
 MAX_COMMITS = 5_000
 
@@ -83,7 +87,9 @@ def git_checks(case: Case) -> list[Evidence]:
     return out
 
 
-@detective("check_security", produces=declared("security"))
+@detective("check_security", produces=(*declared("security"), Produces(
+    SECURITY_TAG, REPO, "a confirmed finding a rubric's security check found, when its hit is "
+    "adverse (it can cap the criterion)")))
 def security_checks(case: Case) -> list[Evidence]:
     """Each confirmed finding of the listed CWEs, located; the fact that there is none."""
     checks = checks_of(case, SecurityCheck)
@@ -96,8 +102,10 @@ def security_checks(case: Case) -> list[Evidence]:
         if not chosen:
             gaps = f" ({len(report.not_examined)} file(s) not examined)" \
                 if report and report.not_examined else ""
+            # Files the scan could not read may hide a finding: the absence is not proven.
             out.append(miss("check_security", criterion, check,
-                            f"no confirmed finding of {cwes}{gaps}"))
+                            f"no confirmed finding of {cwes}{gaps}",
+                            confidence=UNPROVEN if gaps else CONFIDENCE))
             continue
         tags = (SECURITY_TAG,) if check.hit == "adverse" else ()
         out += [hit("check_security", criterion, check, f"{f.path}:{f.line}",

@@ -20,6 +20,9 @@ MAX_LINES, MAX_BRANCHES = 50, 10
 MAX_LISTED = 15
 #: Statements that do nothing with the exception they follow.
 _SILENT = frozenset({"pass_statement", "continue_statement"})
+#: Exception classes that catch whatever goes wrong: dropping one of them hides every bug.
+#: Dropping a named, expected exception (skip a file that vanished) is handling, not a fact.
+_BROAD = re.compile(r"\b(Base)?Exception\b")
 _LOGGING = re.compile(r"^(import\s+(logging|structlog|loguru)\b|from\s+(logging|structlog|"
                       r"loguru)\s+import\b)")
 
@@ -51,7 +54,8 @@ def function_size(case: Case) -> list[Evidence]:
 
 
 def _handlers(sf: SourceFile) -> list[tuple[Node, bool, bool]]:
-    """Each except clause with whether it is bare and whether it swallows the exception."""
+    """Each except clause with whether it is bare and whether it swallows every exception
+    (a broad class caught, and a body that only passes or continues)."""
     out: list[tuple[Node, bool, bool]] = []
     for node in (n for n in walk(sf.root) if n.type == "except_clause"):
         named = [c for c in node.named_children if c.type != "comment"]
@@ -61,29 +65,31 @@ def _handlers(sf: SourceFile) -> list[tuple[Node, bool, bool]]:
             s.type in _SILENT or (s.type == "expression_statement"
                                   and [c.type for c in s.named_children] == ["ellipsis"])
             for s in statements)
-        out.append((node, len(named) == 1, silent))
+        bare = len(named) == 1
+        broad = bare or bool(_BROAD.search(sf.text(named[0])))
+        out.append((node, bare, silent and broad))
     return out
 
 
 @detective("exceptions", produces=(
-    Produces(EXCEPTIONS_TAG, REPO, "a bare except or an except whose body only passes "
-             "(adverse); none in the code (supports)"),))
+    Produces(EXCEPTIONS_TAG, REPO, "a bare except, or an except of Exception whose body "
+             "only passes (adverse); none in the code (supports)"),))
 def exceptions(case: Case) -> list[Evidence]:
-    """Bare ``except:`` clauses and handlers that swallow the exception, at their line."""
+    """Bare ``except:`` clauses and handlers that swallow every exception, at their line."""
     files = [sf for sf in source_index(case.workspace).files if not is_test_path(sf.path)
              and not measures.is_test_file(sf.path)]
     found = [(sf, node, bare, silent) for sf in files
              for node, bare, silent in _handlers(sf) if bare or silent]
     if not found:
         return [make("exceptions", "Exceptions handled explicitly", bool(files), ".",
-                     f"No bare except and no handler that only passes in {len(files)} "
+                     f"No bare except and no broad handler that only passes in {len(files)} "
                      "Python file(s) outside tests.", 0.85, (REPO, EXCEPTIONS_TAG),
                      direction="supports" if files else "context")]
     out: list[Evidence] = []
     for sf, node, bare, silent in found[:MAX_LISTED]:
         what = " and ".join(w for w, on in (("bare", bare), ("swallowed", silent)) if on)
         why = "A bare except catches every exception, KeyboardInterrupt and SystemExit " \
-            "included" if bare else "The handler drops the error"
+            "included" if bare else "The handler drops every exception, bugs included"
         if bare and silent:
             why += ", and its body only passes"
         out.append(make("exceptions", f"Exception handler {what}", True, sf.loc(node),

@@ -20,7 +20,7 @@ _NOT_MODULES = frozenset({"__init__.py", "__main__.py", "conftest.py", "setup.py
                           "manage.py", "noxfile.py", "conf.py"})
 #: Nodes that add a path through a function (McCabe's decisions, read from the syntax).
 BRANCHES = frozenset({"if_statement", "elif_clause", "for_statement", "while_statement",
-                      "except_clause", "with_statement", "conditional_expression",
+                      "except_clause", "conditional_expression",
                       "boolean_operator", "case_clause", "for_in_clause", "if_clause"})
 _SCOPES = frozenset({"function_definition", "class_definition", "lambda"})
 
@@ -72,9 +72,9 @@ def _branches(body: Node) -> int:
 
 def _of_file(sf: SourceFile) -> list[Function]:
     out: list[Function] = []
-    for node in walk(sf.root):
+    for node in (n for n in walk(sf.root) if n.type == "function_definition"):
         name, body = node.child_by_field_name("name"), node.child_by_field_name("body")
-        if node.type == "function_definition" and name is not None and body is not None:
+        if name is not None and body is not None:
             out.append(Function(sf.path, node.start_point[0] + 1, sf.text(name),
                                 node.end_point[0] - node.start_point[0] + 1, _branches(body)))
     return out

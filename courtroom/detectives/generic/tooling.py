@@ -66,7 +66,9 @@ def _ci_facts(ws: Workspace) -> list[Evidence]:
 
 @detective("ci", produces=(
     Produces(CI_TAG, REPO, "a CI configuration file (supports) or none (adverse); a tool a "
-             "CI step runs, at its line (supports)"),))
+             "CI step runs, at its line (supports)"),
+    Produces(LINT_TAG, REPO, "a CI step running a linter, at its line (supports)"),
+    Produces(TYPES_TAG, REPO, "a CI step running a type checker, at its line (supports)"),))
 def ci(case: Case) -> list[Evidence]:
     """CI configuration files and the test, lint and type tools their steps name."""
     return _ci_facts(case.workspace)

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from courtroom.detectives.base import Case, detective
+from courtroom.detectives.base import Case, declares, detective
 from courtroom.detectives.common import REPO, make
 from courtroom.detectives.repo.history_claims import (
     DATED_TAG,
@@ -208,7 +208,11 @@ def _why_no_history(root: Path) -> tuple[str, str]:
             "audit a git checkout with its history.")
 
 
-@detective(NAME)
+@detective(NAME, produces=declares(REPO, {
+    "git": "the commit log: how many commits, their messages and spread",
+    "history": "how the work progressed over the commits",
+    "dated": "what the commit dates can and cannot prove",
+}))
 def history(case: Case) -> list[Evidence]:
     """Facts about the commit history: size, authors, timing and its story."""
     ws = case.workspace

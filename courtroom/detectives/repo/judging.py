@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from courtroom.detectives.base import Case, detective
+from courtroom.detectives.base import AUTOMATON_AUDITOR, Case, declares, detective
 from courtroom.detectives.common import REPO, UNWORKABLE, is_test_path, make
 from courtroom.detectives.parsing import SourceIndex, source_index
 from courtroom.detectives.repo.judging_facts import (
@@ -33,7 +33,10 @@ MAX_ITEMS = 12
 SUBSTANTIVE = 200
 
 
-@detective("structured_output")
+@detective("structured_output", profile=AUTOMATON_AUDITOR, produces=declares(REPO, {
+    "structured_output": "a judge call bound to a schema (with_structured_output, bind_tools)",
+    "missing": "no judge call bound to a schema",
+}))
 def structured_output(case: Case) -> list[Evidence]:
     """Whether judge calls are bound to a schema, retried, and never parsed by hand."""
     index = source_index(case.workspace)
@@ -124,7 +127,10 @@ def _retry(location: str, retried: bool) -> Evidence:
                 fix="retry the call on validation errors, a bounded number of times.")
 
 
-@detective("personas")
+@detective("personas", profile=AUTOMATON_AUDITOR, produces=declares(REPO, {
+    "personas": "the judges' prompts and how alike they are",
+    "missing": "no distinct judge prompts",
+}))
 def persona_prompts(case: Case) -> list[Evidence]:
     """The three judge prompts: present, distinct from each other, and substantive."""
     ws = case.workspace
@@ -176,7 +182,11 @@ def persona_prompts(case: Case) -> list[Evidence]:
     return out
 
 
-@detective("synthesis")
+@detective("synthesis", profile=AUTOMATON_AUDITOR, produces=declares(REPO, {
+    "synthesis": "chief-justice code: fixed rules or a model averaging the scores",
+    "missing": "no chief-justice code",
+    UNWORKABLE: "a model drafts the scores the chief justice's rules should compute",
+}))
 def chief_justice(case: Case) -> list[Evidence]:
     """Whether the verdict comes from deterministic named rules or from an LLM call."""
     index = source_index(case.workspace)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from courtroom.detectives.base import Case, detective
+from courtroom.detectives.base import AUTOMATON_AUDITOR, Case, declares, detective
 from courtroom.detectives.common import REPO, UNWORKABLE, make
 from courtroom.detectives.parsing import SourceIndex, source_index
 from courtroom.detectives.repo.graph import (
@@ -27,7 +27,14 @@ NAME = "graph"
 TAGS = (REPO, "graph")
 
 
-@detective(NAME)
+@detective(NAME, profile=AUTOMATON_AUDITOR, produces=declares(REPO, {
+    "graph": "the StateGraph's nodes and edges as built",
+    "parallelism": "a fan-out of nodes and the join that gathers them",
+    "conditional": "a conditional route, an error path, or one that leads nowhere",
+    "personas": "the judge nodes wired into the graph",
+    "missing": "no StateGraph found",
+    UNWORKABLE: "a node no run reaches, a route to a missing node, a join run twice",
+}))
 def orchestration(case: Case) -> list[Evidence]:
     """Evidence about the StateGraph: builders, wiring, parallel branches and routers."""
     ws = case.workspace

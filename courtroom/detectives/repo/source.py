@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from courtroom.detectives.base import Case, detective
+from courtroom.detectives.base import AUTOMATON_AUDITOR, Case, declares, detective
 from courtroom.detectives.common import REPO, is_test_path, make
 from courtroom.detectives.parsing import SourceIndex, source_index
 from courtroom.detectives.repo.graph import graph_facts
@@ -22,7 +22,11 @@ def no_python(name: str, goal: str, index: SourceIndex, tags: tuple[str, ...]) -
                 (REPO, "missing", *tags))
 
 
-@detective("source")
+@detective("source", produces=declares(REPO, {
+    "parse_error": "a Python file tree-sitter could not parse in full",
+    "missing": "no Python source to analyse",
+    **{topic: "no Python source to analyse for this topic" for topic in REPO_TOPICS},
+}))
 def python_overview(case: Case) -> list[Evidence]:
     """How many Python files there are and which ones do not parse."""
     index = source_index(case.workspace)
@@ -65,7 +69,10 @@ def _model_fact(found: list[ClassFact], word: str, goal: str) -> Evidence:
                 fix="declare it as a pydantic model with typed fields.")
 
 
-@detective("state")
+@detective("state", profile=AUTOMATON_AUDITOR, produces=declares(REPO, {
+    "state": "the graph's state type, the typed models it carries and its reducers",
+    "missing": "no typed state found",
+}))
 def state_facts(case: Case) -> list[Evidence]:
     """The graph's state type, the typed models it carries, and its reducers."""
     index = source_index(case.workspace)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from courtroom.detectives.base import Case, detective
+from courtroom.detectives.base import AUTOMATON_AUDITOR, Case, declares, detective
 from courtroom.detectives.common import REPO, UNWORKABLE, is_test_path, make
 from courtroom.detectives.parsing import SourceIndex, matches, node_text, source_index
 from courtroom.detectives.repo.graph import graph_facts
@@ -67,7 +67,11 @@ _PLAIN = re.compile(r"^(|dict|Dict|Any|Mapping|MutableMapping|object|typing\.Any
 Flow = list[tuple[GraphFunction, Access]]
 
 
-@detective(NAME)
+@detective(NAME, profile=AUTOMATON_AUDITOR, produces=declares(REPO, {
+    "state": "a state key a node reads that the state type or the wiring drops",
+    "graph": "a graph whose state does not flow between its nodes as drawn",
+    UNWORKABLE: "the state cannot flow as built: a node needs a key nothing writes",
+}))
 def state_flow(case: Case) -> list[Evidence]:
     """Adverse facts about state keys and models the graph cannot use as written."""
     ws = case.workspace

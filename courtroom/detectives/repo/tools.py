@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from courtroom.detectives.base import Case, detective
+from courtroom.detectives.base import AUTOMATON_AUDITOR, Case, declares, detective
 from courtroom.detectives.common import REPO, is_test_path, make
 from courtroom.detectives.parsing import (
     Node,
@@ -199,7 +199,11 @@ def _commands(calls: list[ToolCall], where: str) -> Evidence:
                    fix="pass an argument list and drop shell=True / os.system.")
 
 
-@detective(NAME)
+@detective(NAME, profile=AUTOMATON_AUDITOR, produces=declares(REPO, {
+    "tools": "how the tools clone, run and read the audited repository",
+    "sandbox": "whether a clone lands in a temporary folder, with argument arrays",
+    "missing": "no repository tool code",
+}))
 def tools(case: Case) -> list[Evidence]:
     """The clone tool's sandbox, command form, error checks, URL validation, auth errors."""
     index = source_index(case.workspace)

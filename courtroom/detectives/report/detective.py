@@ -6,7 +6,7 @@ instructions, and excerpts in evidence are short.
 
 from __future__ import annotations
 
-from courtroom.detectives.base import Case, detective
+from courtroom.detectives.base import Case, declares, detective
 from courtroom.detectives.common import DISCREDITED, MISLEADING, PDF, make
 from courtroom.detectives.report.claim_checks import check_meaning
 from courtroom.detectives.report.concept_terms import rubric_concepts
@@ -43,7 +43,25 @@ def unusable(name: str, pdf: PdfData, tags: tuple[str, ...], *, given: bool) -> 
                 (*tags, "missing", "parse_error"), content=pdf.problem)
 
 
-@detective(NAME)
+@detective(NAME, produces=declares(PDF, {
+    "concepts": "how the report explains a concept the rubric names",
+    "paraphrased": "a concept explained in the report's own words",
+    "thin": "a concept explained too briefly to show how it works",
+    "keyword_dropping": "a concept only named, never explained",
+    "claims": "a claim of the report checked against the repository",
+    "paths": "a file path the report cites, checked against the repository",
+    "hallucination": "a path the report cites that the repository does not hold",
+    "claim": "a path the report says the repository holds",
+    "local": "a path the report places outside the repository",
+    "discussed": "a path the report only discusses",
+    "proposal": "a path the report proposes for later work",
+    "quotes": "code the report quotes, compared with the repository's",
+    "admitted": "a shortcoming the report owns up to",
+    MISLEADING: "several of the report's claims are contradicted by the code",
+    DISCREDITED: "many of the report's claims are contradicted by the code",
+    "missing": "no PDF report, or nothing of the kind in it",
+    "parse_error": "a PDF that could not be read",
+}))
 def report(case: Case) -> list[Evidence]:
     """Read the PDF report and check what it says against the repository."""
     pdf = load_pdf(case.pdf, case.pdf_display)

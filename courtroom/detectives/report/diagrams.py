@@ -13,7 +13,7 @@ completes the OCR's graph where the OCR agrees with it (image_claude).
 
 from __future__ import annotations
 
-from courtroom.detectives.base import Case, detective
+from courtroom.detectives.base import AUTOMATON_AUDITOR, Case, declares, detective
 from courtroom.detectives.common import IMAGES, make
 from courtroom.detectives.repo.graph import graph_facts
 from courtroom.detectives.report.detective import unusable
@@ -173,7 +173,17 @@ def _text(t: TextDiagram, images: list[Evidence]) -> Evidence:
                 direction=direction)
 
 
-@detective(NAME)
+@detective(NAME, profile=AUTOMATON_AUDITOR, produces=declares(IMAGES, {
+    "diagram": "an architecture diagram in the report, held against the code's graph",
+    "image": "a diagram drawn as an image",
+    "unread": "an image the audit could not read",
+    "text_diagram": "a diagram read from the report's text",
+    "parallelism": "a diagram that draws a fan-out and its join",
+    "linear": "a diagram drawn as a straight line",
+    "mismatch": "a diagram whose boxes or arrows the code does not have",
+    "missing": "no diagram in the report",
+    "parse_error": "a PDF that could not be read",
+}))
 def diagrams(case: Case) -> list[Evidence]:
     """Locate diagrams (drawn, written as text, embedded images) and say what they show."""
     pdf = load_pdf(case.pdf, case.pdf_display)

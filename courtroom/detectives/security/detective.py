@@ -12,7 +12,7 @@ of passing on a partial scan.
 
 from __future__ import annotations
 
-from courtroom.detectives.base import Case, Detected, detective
+from courtroom.detectives.base import Case, Detected, declares, detective
 from courtroom.detectives.common import REPO, SCAN_INCOMPLETE, make
 from courtroom.detectives.parsing import (
     MAX_PARSE_BYTES,
@@ -166,7 +166,13 @@ def scan(ws: Workspace) -> SecurityReport | None:
     return build_report(index, text_files(ws)) if index.files or index.unexamined else None
 
 
-@detective(NAME)
+@detective(NAME, produces=declares(REPO, {
+    SECURITY_TAG: "a confirmed security finding: attacker data reaches a sink (caps the score)",
+    "security_unconfirmed": "a finding with constant input, in test code, or advisory only",
+    "tools": "a finding in code that runs tools (every finding carries it)",
+    SCAN_INCOMPLETE: "a Python file the scan could not examine: the gate fails closed",
+    "missing": "no security finding",
+}))
 def security(case: Case) -> Detected:
     """Security findings with path:line, CWE, severity and confirmed/unconfirmed status,
     and the scan's whole report for the verdict."""

@@ -58,6 +58,7 @@ from courtroom.render.files import check_folder
 from courtroom.render.markdown import render_summary
 from courtroom.render.state import PreviousAudit, cache_seeds, trusted_state
 from courtroom.render.text import neutralise
+from courtroom.resources import named_rubric
 from courtroom.untrusted import inert_output
 
 PublisherFactory = Callable[[ActionConfig], PublishTarget]
@@ -127,6 +128,7 @@ def _settings(config: ActionConfig) -> dict[str, Any]:
         "clone_timeout": config.clone_timeout,
         "region": config.region,
         "project_id": config.project_id,
+        "fail_on_uncovered": config.fail_on_uncovered,
     }
     return {key: value for key, value in chosen.items() if value is not None}
 
@@ -137,7 +139,10 @@ def _request(config: ActionConfig, subject: Subject, previous: PreviousAudit | N
     if refused:
         print(f"::warning::{escape_data(refused)}")
     rubric = config.workspace / config.rubric if config.rubric else None
-    if rubric is not None and not inside(config.workspace, rubric):
+    # No such file in the checkout: the input may name a rubric the package ships.
+    bundled = named_rubric(str(config.rubric)) if rubric and not os.path.lexists(rubric) else None
+    rubric = bundled or rubric
+    if rubric is not None and bundled is None and not inside(config.workspace, rubric):
         # The file is the PR's to replace: a link would read any file on the runner.
         raise ConfigError(f"input rubric: {config.rubric} is a symbolic link or lies "
                           "outside the workspace; Courtroom reads only files in the checkout")

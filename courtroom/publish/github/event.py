@@ -18,11 +18,10 @@ from typing import Any, Protocol
 from courtroom.detectives.repo.workspace import run_git
 from courtroom.errors import ConfigError, PublishError
 from courtroom.models import CONCURRENCY_RANGE, PROVIDERS
+from courtroom.publish.github.inputs import number, positive, read, switch
 from courtroom.publish.protocol import PullCommits
 
 REPORT_DIR = "courtroom-report"
-TRUE = {"true", "yes", "1", "on"}
-FALSE = {"false", "no", "0", "off", ""}
 
 
 @dataclass(frozen=True)
@@ -59,6 +58,8 @@ class ActionConfig:
     #: The provider's cloud region (aws-region for bedrock, vertex-region for vertex).
     region: str | None = None
     project_id: str | None = None
+    #: fail-on-uncovered: None when the input is empty (the config file may still set it).
+    fail_on_uncovered: bool | None = None
 
     @property
     def out_dir(self) -> Path:
@@ -85,30 +86,6 @@ class PullLookup(Protocol):
     def pull_commits(self, number: int) -> PullCommits:
         """Head and base commits of a pull request."""
         ...
-
-
-def _input(env: Mapping[str, str], name: str, default: str = "") -> str:
-    # The runner keeps hyphens (INPUT_GITHUB-TOKEN); a `docker://` step has no action.yml
-    # and sets its inputs through `env:`, where INPUT_GITHUB_TOKEN is the portable spelling.
-    key = f"INPUT_{name.upper()}"
-    value = env.get(key) or env.get(key.replace("-", "_")) or ""
-    return value.strip() or default
-
-
-def _number(raw: str, name: str, kind: type[int] | type[float]) -> Any:
-    if not raw:
-        return None
-    try:
-        return kind(raw)
-    except ValueError:
-        raise ConfigError(f"input {name} must be a number, got {raw!r}") from None
-
-
-def _positive(env: Mapping[str, str], name: str, kind: type[int] | type[float]) -> Any:
-    value = _number(_input(env, name), name, kind)
-    if value is not None and value <= 0:
-        raise ConfigError(f"input {name} must be greater than 0, got {value}")
-    return value
 
 
 def _event(env: Mapping[str, str]) -> dict[str, Any]:
@@ -140,32 +117,33 @@ def temp_root(raw: str | None) -> Path | None:
 
 
 def _audit_settings(env: Mapping[str, str]) -> dict[str, Any]:
-    provider = _input(env, "provider", "anthropic").lower()
+    provider = read(env, "provider", "anthropic").lower()
     if provider not in PROVIDERS:
         raise ConfigError(f"input provider must be one of {', '.join(PROVIDERS)}, got {provider!r}")
-    concurrency = _number(_input(env, "max-concurrency"), "max-concurrency", int)
+    concurrency = number(read(env, "max-concurrency"), "max-concurrency", int)
     low, high = CONCURRENCY_RANGE
     if concurrency is not None and not low <= concurrency <= high:
         raise ConfigError(f"input max-concurrency must be between {low} and {high}, "
                           f"got {concurrency}")
     key = env.get("COURTROOM_SIGNING_KEY", "")
     # Each provider reads its own region input; the other provider's is not its business.
-    regions = {"bedrock": _input(env, "aws-region"), "vertex": _input(env, "vertex-region")}
+    regions = {"bedrock": read(env, "aws-region"), "vertex": read(env, "vertex-region")}
     return {
         "provider": provider,
         "region": regions.get(provider) or None,
-        "project_id": (_input(env, "vertex-project") or None) if provider == "vertex" else None,
-        "max_cost_usd": _positive(env, "max-cost", float),
+        "project_id": (read(env, "vertex-project") or None) if provider == "vertex" else None,
+        "max_cost_usd": positive(env, "max-cost", float),
         "max_concurrency": concurrency,
-        "judge_timeout": _positive(env, "judge-timeout", float),
-        "clone_timeout": _positive(env, "clone-timeout", float),
+        "judge_timeout": positive(env, "judge-timeout", float),
+        "fail_on_uncovered": switch(env, "fail-on-uncovered", default=None),
+        "clone_timeout": positive(env, "clone-timeout", float),
         "signing_key": key.encode("utf-8") if key else None,
     }
 
 
 def config_from_env(env: Mapping[str, str]) -> ActionConfig:
     """Build the configuration from the runner's environment; ConfigError when unusable."""
-    token = _input(env, "github-token") or env.get("GITHUB_TOKEN", "").strip()
+    token = read(env, "github-token") or env.get("GITHUB_TOKEN", "").strip()
     if not token:
         raise ConfigError(
             "input github-token is empty: pass `github-token: ${{ secrets.GITHUB_TOKEN }}`"
@@ -174,13 +152,10 @@ def config_from_env(env: Mapping[str, str]) -> ActionConfig:
     if repository.count("/") != 1:
         raise ConfigError(f"GITHUB_REPOSITORY must be owner/name, got {repository!r}")
     event = _event(env)
-    comment = _input(env, "comment", "true").lower()
-    if comment not in TRUE | FALSE:
-        raise ConfigError(f"input comment must be true or false, got {comment!r}")
-    fail_below = _number(_input(env, "fail-below"), "fail-below", float)
+    fail_below = number(read(env, "fail-below"), "fail-below", float)
     if fail_below is not None and not 0 <= fail_below <= 5:
         raise ConfigError(f"input fail-below must be between 0 and 5, got {fail_below}")
-    pr_raw = _input(env, "pr-number") or str((event.get("inputs") or {}).get("pr-number") or "")
+    pr_raw = read(env, "pr-number") or str((event.get("inputs") or {}).get("pr-number") or "")
     return ActionConfig(
         token=token,
         repository=repository,
@@ -188,19 +163,19 @@ def config_from_env(env: Mapping[str, str]) -> ActionConfig:
         api_url=env.get("GITHUB_API_URL", "https://api.github.com").rstrip("/"),
         event_name=env.get("GITHUB_EVENT_NAME", ""),
         event=event,
-        anthropic_api_key=_input(env, "anthropic-api-key") or None,
-        model=_input(env, "model") or None,
-        rubric=_input(env, "rubric") or None,
-        pdf=_input(env, "pdf") or None,
+        anthropic_api_key=read(env, "anthropic-api-key") or None,
+        model=read(env, "model") or None,
+        rubric=read(env, "rubric") or None,
+        pdf=read(env, "pdf") or None,
         fail_below=fail_below,
-        pr_number=_number(pr_raw, "pr-number", int),
-        check_name=_input(env, "check-name", "courtroom"),
-        comment=comment in TRUE,
+        pr_number=number(pr_raw, "pr-number", int),
+        check_name=read(env, "check-name", "courtroom"),
+        comment=switch(env, "comment", default=True),
         github_sha=env.get("GITHUB_SHA") or None,
         output_path=Path(env["GITHUB_OUTPUT"]) if env.get("GITHUB_OUTPUT") else None,
         summary_path=Path(env["GITHUB_STEP_SUMMARY"]) if env.get("GITHUB_STEP_SUMMARY") else None,
         temp_dir=temp_root(env.get("RUNNER_TEMP")),
-        verdict=_input(env, "verdict") or None,
+        verdict=read(env, "verdict") or None,
         **_audit_settings(env),
     )
 

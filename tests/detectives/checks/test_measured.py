@@ -7,7 +7,12 @@ from pathlib import Path
 
 from builders import Commit, make_repo
 
-from courtroom.detectives.checks.measured import count_checks, git_checks, security_checks
+from courtroom.detectives.checks.measured import (
+    UNPROVEN,
+    count_checks,
+    git_checks,
+    security_checks,
+)
 from detectives.checks.support import case_with
 from detectives.conftest import OpenCase
 from detectives.service_builders import flask_service
@@ -78,3 +83,14 @@ def test_security_keeps_confirmed_findings_of_the_listed_cwes(tmp_path: Path,
     sqli = facts["criterion:sqli"]
     assert (sqli.direction, sqli.found, sqli.goal) == ("supports", True,
                                                        "Not found: SQL injection")
+
+
+def test_no_finding_is_unproven_when_the_scan_left_files_out(tmp_path: Path,
+                                                             open_case: OpenCase) -> None:
+    repo = make_repo(tmp_path / "r", files={"app.py": "x = 1\n",
+                                            "lib/cached.pyc": b"\x00\x01compiled"})
+    case = case_with(open_case, repo, sqli=[{"kind": "security", "meaning": "SQL injection",
+                                             "cwe": [89]}])
+    [fact] = security_checks(case)
+    assert fact.direction == "supports" and fact.confidence == UNPROVEN
+    assert "1 file(s) not examined" in (fact.content or "")

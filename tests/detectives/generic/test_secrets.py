@@ -18,7 +18,7 @@ def test_secrets_in_code_config_and_env_files(tmp_path: Path, open_case: OpenCas
     repo = flask_service(tmp_path / "svc", secret=True)
     for rel, text in {"deploy/config.yml": f"aws_key: {AWS}\n", "keys/id_ed25519": KEY,
                       ".env": "DB_PASSWORD=hunter2hunter2\n",
-                      ".env.example": "DB_PASSWORD=\n"}.items():
+                      ".env.example": "DB_PASSWORD=\n", ".env.samples": "X=\n"}.items():
         (repo / rel).parent.mkdir(parents=True, exist_ok=True)
         (repo / rel).write_text(text, encoding="utf-8")
     facts = secrets(open_case(repo))
@@ -42,3 +42,11 @@ def test_a_link_out_of_the_tree_is_not_read(tmp_path: Path, open_case: OpenCase)
     repo = make_repo(tmp_path / "r", files={"a.py": "x = 1\n"})
     (repo / "notes.txt").symlink_to(outside)
     assert [e.direction for e in secrets(open_case(repo))] == ["supports"]
+
+
+def test_a_fake_key_in_test_code_is_context(tmp_path: Path, open_case: OpenCase) -> None:
+    repo = make_repo(tmp_path / "r", files={
+        "tests/test_client.py": 'API_KEY = "sk-test-0123456789abcdef"\n'})
+    facts = secrets(open_case(repo))
+    assert [(e.location, e.direction) for e in facts] == [
+        ("tests/test_client.py:1", "context"), (".", "supports")]

@@ -16,6 +16,7 @@ from courtroom.errors import ConfigError
 from courtroom.publish.github.action import AuditRequest, action, main
 from courtroom.publish.github.event import config_from_env, resolve_pdf
 from courtroom.render.state import COMMENT_MARKER
+from courtroom.resources import default_rubric_path
 
 
 @pytest.fixture
@@ -337,6 +338,25 @@ def test_the_rubric_input_never_follows_a_link_or_leaves_the_workspace(
     env["INPUT_RUBRIC"] = "rubric.json"
     assert main(env) == 2  # the whole action: one line, exit 2
     assert capsys.readouterr().out.startswith("::error::courtroom: input rubric")
+
+
+def test_the_rubric_input_names_a_bundled_rubric_but_never_an_outside_path(
+    tmp_path: Path, fake: FakeGitHub
+) -> None:
+    env = make_env(tmp_path, fake, rubric="automaton-auditor", fail_on_uncovered="true")
+    audit = FakeAudit()
+    run(env, audit)
+    (request,) = audit.requests
+    assert request.rubric is not None
+    assert request.rubric.resolve() == default_rubric_path().resolve()
+    assert request.settings["fail_on_uncovered"] is True
+    # A file of that name in the checkout is the PR's, and wins; an outside path never reads.
+    (tmp_path / "workspace" / "automaton-auditor").write_text("{}")
+    run(env, audit)
+    assert audit.requests[-1].rubric == tmp_path / "workspace" / "automaton-auditor"
+    for outside in (str(default_rubric_path()), "../automaton-auditor"):
+        with pytest.raises(ConfigError, match="input rubric"):
+            action(config_from_env({**env, "INPUT_RUBRIC": outside}), publisher_factory, audit)
 
 
 def test_inputs_spelled_with_underscores_reach_a_docker_url_step(

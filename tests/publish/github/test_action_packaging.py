@@ -54,7 +54,7 @@ def test_dockerfile_installs_this_repository_and_matches_action_yml() -> None:
 
 def test_every_input_read_is_declared_and_every_declared_input_is_read() -> None:
     source = (ROOT / "courtroom" / "publish" / "github" / "event.py").read_text()
-    read = set(re.findall(r'_(?:input|positive)\(env, "([a-z-]+)"', source))
+    read = set(re.findall(r'(?:read|positive|switch)\(env, "([a-z-]+)"', source))
     action_yml = (ROOT / "action.yml").read_text()
     block = action_yml.split("\ninputs:\n", 1)[1].split("\noutputs:\n", 1)[0]
     declared = set(re.findall(r"^  ([a-z-]+):", block, re.M))

@@ -61,6 +61,9 @@ def test_inputs_are_read_with_hyphens_or_underscores_and_trimmed(tmp_path: Path)
     read = config_from_env(env)
     assert (read.token, read.fail_below, read.check_name) == (TOKEN, 3.5, "court")
     assert read.comment and read.provider == "anthropic" and read.max_cost_usd is None
+    assert read.fail_on_uncovered is None  # unset: the config file may still turn it on
+    assert config_from_env({**env, "INPUT_FAIL-ON-UNCOVERED": "Yes"}).fail_on_uncovered
+    assert config_from_env({**env, "INPUT_COMMENT": "off"}).comment is False
 
 
 def test_the_configuration_never_shows_a_secret(tmp_path: Path) -> None:
@@ -73,6 +76,7 @@ def test_the_configuration_never_shows_a_secret(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("inputs", "message"), [
     ({"github_token": ""}, "input github-token is empty"),
     ({"comment": "maybe"}, "input comment must be true or false"),
+    ({"fail_on_uncovered": "sometimes"}, "input fail-on-uncovered must be true or false"),
     ({"fail_below": "6"}, "input fail-below must be between 0 and 5"),
     ({"fail_below": "high"}, "input fail-below must be a number"),
     ({"pr_number": "two"}, "input pr-number must be a number"),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from courtroom.detectives.parsing import Node, SourceFile
 from courtroom.detectives.security.taint.frame import Args, Frame
+from courtroom.detectives.security.taint.params import bind_arguments
 from courtroom.detectives.security.taint.program import (
     BOUND_RULE,
     Bound,
@@ -48,6 +49,9 @@ def _identity(obj: object, exact: bool) -> object:
     """An object as a memo key sees it: itself, or (not ``exact``) what kind of object it is."""
     if obj is None:
         return 0
+    if isinstance(obj, FuncRef):
+        # One function however many times its ``def`` or ``lambda`` was evaluated.
+        return (obj.sf.path, obj.node.id)
     if exact or not isinstance(obj, Instance | Bound):
         return id(obj)
     if isinstance(obj, Bound):
@@ -109,28 +113,6 @@ def joined(values: list[Val]) -> Val:
     return out
 
 
-def parameters(frame: Frame, func: Node) -> list[tuple[str, Val]]:
-    """Parameter names (``*args``/``**kw`` keep their stars) with their defaults' values."""
-    params = func.child_by_field_name("parameters")
-    out: list[tuple[str, Val]] = []
-    for p in params.named_children if params is not None else []:
-        if p.type == "identifier":
-            out.append((frame.sf.text(p), CLEAN))
-        elif p.type in ("list_splat_pattern", "dictionary_splat_pattern"):
-            stars = "*" if p.type == "list_splat_pattern" else "**"
-            out.append((stars + frame.sf.text(p.named_children[0] if p.named_children else p),
-                        CLEAN))
-        elif p.type in ("default_parameter", "typed_default_parameter", "typed_parameter"):
-            name = p.child_by_field_name("name") or next(
-                (c for c in p.named_children if c.type == "identifier"), None)
-            value = p.child_by_field_name("value")
-            default = frame.eval(value) if value is not None and value.type in (
-                "string", "integer", "float", "true", "false", "none") else CLEAN
-            if name is not None:
-                out.append((frame.sf.text(name), default))
-    return out
-
-
 class Callees:
     """The repository calls one analysis has interpreted: results and attribute writes."""
 
@@ -151,6 +133,15 @@ class Callees:
         self.reads: list[set[Key]] = []
         #: Calls not followed although they carry attacker data, by location.
         self.cuts: dict[tuple[str, int, int], Flow] = {}
+        #: What a memoised call raises and does not catch itself, when it raises anything.
+        self.raises: dict[Key, Val] = {}
+
+    def forget(self, functions: set[tuple[str, int]]) -> None:
+        """Forget the results of these functions, by (path, node id): the state they read
+        changed."""
+        for store in (self.memo, self.pending, self.raises):
+            for key in [k for k in store if (k[1], k[0]) in functions]:
+                del store[key]
 
     def reset(self) -> None:
         """Forget the calls in progress (an analysis was abandoned half way)."""
@@ -176,6 +167,8 @@ class Callees:
             result, attrs = self.memo[key]
             if instance is not None:
                 instance.attrs.update(attrs)
+            if key in self.raises:
+                caller.raised.append(self.raises[key])
             return result
         carried = [*passed, *keyed.values(), *(instance.attrs.values() if instance else ())]
         if caller.depth >= MAX_DEPTH or self.work <= 0:
@@ -183,34 +176,39 @@ class Callees:
                       if self.work > 0 else "past the analysis's work budget")
             return _unknown(carried)
         self.active[key], self.running[kind] = _unknown(carried), key
-        result, used = self._fixed_point(caller, node, func, key, (passed, keyed), instance)
+        result, used, raised = self._fixed_point(caller, node, func, key, (passed, keyed),
+                                                 instance)
         del self.active[key], self.running[kind]
         self._settle(key, used)
         self.memo[key] = (result, dict(instance.attrs) if instance is not None else {})
+        if raised:
+            # An exception the callee lets escape reaches the caller's ``except ... as e``.
+            self.raises[key] = merge(raised)
+            caller.raised.append(self.raises[key])
         return result
 
     def _fixed_point(self, caller: Frame, node: Node, func: FuncRef, key: Key, args: Args,
-                     instance: Instance | None) -> tuple[Val, set[Key]]:
+                     instance: Instance | None) -> tuple[Val, set[Key], list[Val]]:
         """Run a call until the result its recursive calls were given covers its own."""
-        result, used = CLEAN, set()
+        result, used, raised = CLEAN, set(), []
         for _ in range(MAX_ROUNDS):
             frame = Frame(caller.engine, func.sf, {}, caller.engine.module_env(func.sf),
                           depth=caller.depth + 1, self_inst=instance)
-            _bind_arguments(frame, func, args[0], args[1], instance)
+            bind_arguments(frame, func, args[0], args[1], instance)
             self.work -= 1
             self.reads.append(set())
             frame.run(func.node.child_by_field_name("body"), frame.env)
             used = self.reads.pop()
-            result = joined(frame.returns)
+            result, raised = joined(frame.returns), frame.raised
             guess = self.active[key]
             wider = _widen(guess, result)
             if key not in used or (wider.kinds, wider.flags) == (guess.kinds, guess.flags):
-                return result, used
+                return result, used, raised
             self.active[key] = wider
             self._drop(key)
         self._cut(caller, node, func, merge([result, self.active[key]]),
                   f"recursion not settled in {MAX_ROUNDS} rounds")
-        return join(result, self.active[key]), used
+        return join(result, self.active[key]), used, raised
 
     def _used(self, keys: set[Key]) -> None:
         """The call being interpreted used the provisional results of ``keys``."""
@@ -251,7 +249,15 @@ class Callees:
         init = caller.engine.program.method(cls, "__init__")
         if init is not None:
             self.call(caller, node, init, args, instance)
-        return Val(inst=instance)
+            return Val(inst=instance)
+        # The constructor is a library base class's (an exception, a string, a dataclass):
+        # keywords are attributes, and the object holds what it was given as its ``args``.
+        positional, keywords = args
+        given = merge(positional)
+        instance.attrs.update(keywords)
+        instance.attrs["args"] = Val(kinds=given.kinds, seq=tuple(positional), steps=given.steps,
+                                     flags=frozenset({"list"}))
+        return Val(kinds=given.kinds, inst=instance, steps=given.steps)
 
 
 def _unknown(carried: list[Val]) -> Val:
@@ -267,18 +273,3 @@ def _widen(guess: Val, result: Val) -> Val:
     """The next guess of a recursive call's result: taint only grows, flags settle."""
     both = join(guess, result)
     return Val(kinds=both.kinds, flags=both.flags, steps=both.steps or result.steps)
-
-
-def _bind_arguments(frame: Frame, func: FuncRef, passed: list[Val], keyed: dict[str, Val],
-                    instance: Instance | None) -> None:
-    """The callee's parameters bound to the arguments (``self`` to the instance)."""
-    params = parameters(frame, func.node)
-    if instance is not None and params and params[0][0] in ("self", "cls"):
-        frame.env[params[0][0]] = Val(inst=instance)
-        params = params[1:]
-    for i, (name, default) in enumerate(params):
-        if name.startswith("*"):
-            rest = list(keyed.values()) if name.startswith("**") else passed[i:]
-            frame.env[name.lstrip("*")] = merge(rest)
-            continue
-        frame.env[name] = passed[i] if i < len(passed) else keyed.get(name, default)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from courtroom.detectives.parsing import Node
-from courtroom.detectives.security.taint import library, methods, web_sinks
+from courtroom.detectives.security.taint import dynamic, library, methods, spawn, web_sinks
 from courtroom.detectives.security.taint.frame import Args, Frame
 from courtroom.detectives.security.taint.program import Bound, ClassRef, FuncRef, Instance
 from courtroom.detectives.security.taint.values import (
@@ -64,7 +64,7 @@ def call(frame: Frame, node: Node) -> Val:
         obj = fn.child_by_field_name("object")
         method = frame.sf.text(fn.child_by_field_name("attribute"))
         receiver = frame.eval(obj)
-        if receiver.ref is None and not isinstance(receiver.inst, Instance):
+        if receiver.ref is None and not isinstance(receiver.inst, Instance | ClassRef):
             return methods.call(frame, node, obj, receiver, method, args)
         callee = frame.eval(fn)
     else:
@@ -84,6 +84,8 @@ def invoke(frame: Frame, node: Node, callee: Val, args: Args) -> Val:
         return frame.engine.call_function(frame, node, func, args, instance)
     if isinstance(target, ClassRef):
         return frame.engine.construct(frame, node, target, args)
+    if isinstance(target, dynamic.CALLABLES):
+        return dynamic.invoke(frame, node, target, args)
     if callee.ref is None:
         return merge([callee, *positional, *keywords.values()])
     return _library(frame, node, callee.ref, args)
@@ -103,6 +105,11 @@ def _library(frame: Frame, node: Node, name: str, args: Args) -> Val:
         return merge(positional).clean(kinds)
     if name in library.PROCESS:
         return _process(frame, node, name, first, keywords)
+    if name in spawn.EXECS:
+        return spawn.execute(frame, node, name, positional)
+    found = dynamic.call(frame, node, name, args)
+    if found is not None:
+        return found
     if name == "yaml.load":
         loader = keywords.get("Loader", positional[1] if len(positional) > 1 else CLEAN)
         if (loader.ref or "").rsplit(".", 1)[-1] not in library.SAFE_YAML_LOADERS:

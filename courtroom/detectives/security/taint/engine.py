@@ -18,12 +18,12 @@ from courtroom.detectives.security.taint.callee import (
     Callees,
     clean_key,
     joined,
-    parameters,
 )
 from courtroom.detectives.security.taint.entry import Entry, called_names, entry_points
 from courtroom.detectives.security.taint.frame import Args, Env, Frame
 from courtroom.detectives.security.taint.handlers import Registry, registrations
 from courtroom.detectives.security.taint.library import Sink
+from courtroom.detectives.security.taint.params import parameters
 from courtroom.detectives.security.taint.program import (
     ClassRef,
     Flow,
@@ -32,6 +32,7 @@ from courtroom.detectives.security.taint.program import (
     ModuleInfo,
     Program,
 )
+from courtroom.detectives.security.taint.state import Shared
 from courtroom.detectives.security.taint.values import (
     ALL,
     API,
@@ -43,6 +44,12 @@ from courtroom.detectives.security.taint.values import (
     tainted,
 )
 
+#: How many times roots are run while functions keep adding taint to shared state (a
+#: global or class attribute one function writes and another, run earlier, read): the
+#: passes after the first run again only the functions that name a variable whose taint
+#: grew, as roots and as callees (the others' memoised results stand).
+MAX_PASSES = 3
+
 
 class Engine:
     """The analysis of one repository; ``flows`` holds what it found."""
@@ -53,6 +60,7 @@ class Engine:
         self.texts = texts or {}
         self.flows: dict[tuple[str, int, int, str], Flow] = {}
         self.callees = Callees()
+        self.shared = Shared()
         self._globals: dict[str, Env] = {}
         self._computing: set[str] = set()
         self._entries: dict[int, Entry] = {}
@@ -74,8 +82,25 @@ class Engine:
             self._entries.update(entry_points(sf, defs, registry))
             self._called |= called_names(sf, call_nodes)
             functions.append((sf, defs))
-        self.callees.work += WORK_PER_FUNCTION * sum(len(defs) for _sf, defs in functions)
-        for sf, defs in functions:
+        roots, base = functions, self.callees.work
+        for _ in range(MAX_PASSES):
+            # Each pass may interpret as many calls as a first pass over its roots would.
+            self.callees.work = base + WORK_PER_FUNCTION * sum(len(d) for _sf, d in roots)
+            self.shared.grown.clear()
+            self._pass(roots)
+            if not self.shared.grown or self.callees.work <= 0:
+                break  # (a spent budget would only cut the calls of another pass)
+            names = [name.encode() for name in self.shared.grown]
+            roots = [(sf, [node for node in defs if any(
+                name in sf.source[node.start_byte:node.end_byte] for name in names)])
+                for sf, defs in functions]
+            # What those functions computed before the shared state grew is stale.
+            self.callees.forget({(sf.path, node.id) for sf, defs in roots for node in defs})
+        return self._finish()
+
+    def _pass(self, roots: list[tuple[SourceFile, list[Node]]]) -> None:
+        """Interpret every module and, as roots, the functions given."""
+        for sf, defs in roots:
             try:
                 self.module_env(sf)
                 for node in defs:
@@ -86,6 +111,9 @@ class Engine:
                 self.unfinished[sf.path] = "nested too deeply for the taint analysis"
                 self.callees.reset()
                 self._computing.clear()
+
+    def _finish(self) -> list[Flow]:
+        """The flows found, after saying which files' analysis stopped at a bound."""
         cuts = sorted(self.callees.cuts.values(), key=lambda f: (f.path, f.line, f.column))
         for path in dict.fromkeys(f.path for f in cuts):
             lines = ", ".join(str(f.line) for f in cuts if f.path == path)
@@ -192,6 +220,10 @@ class Engine:
     def bind(self, frame: Frame, target: Node | None, value: Val) -> None:
         """Assign a value to an assignment target."""
         stmts.bind(frame, target, value)
+
+    def invoke(self, frame: Frame, node: Node, callee: Val, args: Args) -> Val:
+        """Call a value (a function, a class, a library name) on evaluated arguments."""
+        return calls.invoke(frame, node, callee, args)
 
     def call_function(self, caller: Frame, node: Node, func: FuncRef, args: Args,
                       instance: Instance | None) -> Val:

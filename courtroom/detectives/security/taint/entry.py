@@ -77,12 +77,18 @@ def _decorators(sf: SourceFile, func: Node) -> list[tuple[str, str | None]]:
 
 
 def called_names(sf: SourceFile, calls: list[Node]) -> set[str]:
-    """The last name segment of every call (``a.b.run()`` gives ``run``)."""
+    """The last name segment of every call (``a.b.run()`` gives ``run``), and of every name
+    a call is handed (``partial(run)``, ``map(self.run, xs)``: the repository calls it)."""
     out: set[str] = set()
     for node in calls:
         fn = node.child_by_field_name("function")
         if fn is not None:
             out.add(sf.text(fn).rsplit(".", 1)[-1].strip())
+        args = node.child_by_field_name("arguments")
+        for arg in args.named_children if args is not None else []:
+            value = arg.child_by_field_name("value") if arg.type == "keyword_argument" else arg
+            if value is not None and value.type in ("identifier", "attribute"):
+                out.add(sf.text(value).rsplit(".", 1)[-1].strip())
     return out
 
 

@@ -57,11 +57,7 @@ def _string(frame: Frame, node: Node) -> Val:
             elif child.type == "interpolation" and child.named_children:
                 pieces.append(str(frame.eval(child.named_children[0]).const))
         return const("".join(pieces))
-    head = node.named_children[1] if node.type == "string" and len(node.named_children) > 1 \
-        else None
-    if head is not None and head.type == "string_content":
-        return url_guards.after(const(frame.sf.text(head)), merge(parts))
-    return merge(parts)
+    return url_guards.formatted(frame, node, parts) if node.type == "string" else merge(parts)
 
 
 def _container(frame: Frame, node: Node) -> Val:
@@ -145,15 +141,23 @@ def _slice(frame: Frame, node: Node) -> Val:
 def attribute(frame: Frame, node: Node) -> Val:
     """``obj.attr``: a repository definition, an instance attribute, or carried taint."""
     obj, name = node.child_by_field_name("object"), node.child_by_field_name("attribute")
-    attr = frame.sf.text(name)
-    base = frame.eval(obj)
+    return attribute_value(frame, node, frame.eval(obj), frame.sf.text(name))
+
+
+def attribute_value(frame: Frame, node: Node, base: Val, attr: str) -> Val:
+    """The attribute ``attr`` of the value ``base`` (read at ``node``)."""
     if isinstance(base.inst, Instance):
         if attr in base.inst.attrs:
             return base.inst.attrs[attr]
         method = frame.engine.program.method(base.inst.cls, attr)
         if method is not None:
             return Val(inst=Bound(method, base.inst))
+        written = frame.engine.shared.of_class(base.inst.cls)
+        if attr in written:
+            return written[attr]
         return web_sinks.inherited(frame, base.inst.cls, attr) or merge([base])
+    if isinstance(base.inst, ClassRef):
+        return _class_member(frame, base.inst, attr)
     if "request" in base.flags:
         if attr == "path" and frame.route_path is not None:
             return const(frame.route_path)  # a route without variable parts matches one path
@@ -162,9 +166,24 @@ def attribute(frame: Frame, node: Node) -> Val:
         return tainted(ALL, frame.at(node, f"reads request data ({frame.text(node)})"))
     if base.ref is not None:
         return frame.engine.qualified(f"{base.ref}.{attr}", frame.at(node, frame.text(node)))
-    if isinstance(base.inst, ModuleInfo | ClassRef | FuncRef):
+    if isinstance(base.inst, ModuleInfo | FuncRef):
         return CLEAN
     return merge([base])
+
+
+def _class_member(frame: Frame, cls: ClassRef, attr: str) -> Val:
+    """``Cls.attr``: an attribute written on the class, or a method called through it (a
+    class method receives the class first, a static method only what it is passed)."""
+    written = frame.engine.shared.of_class(cls)
+    if attr in written:
+        return written[attr]
+    method = frame.engine.program.method(cls, attr)
+    if method is None:
+        return CLEAN
+    wrapper = method.node.parent
+    decorators = [method.sf.text(d) for d in wrapper.named_children if d.type == "decorator"] \
+        if wrapper is not None and wrapper.type == "decorated_definition" else []
+    return Val(inst=Bound(method, Instance(cls)) if "@classmethod" in decorators else method)
 
 
 def evaluate(frame: Frame, node: Node) -> Val:
@@ -180,6 +199,8 @@ def evaluate(frame: Frame, node: Node) -> Val:
         return attribute(frame, node)
     if kind == "call":
         return frame.call(node)
+    if kind == "lambda":
+        return Val(inst=FuncRef(frame.sf, node, frame.engine.program.module_of(frame.sf)))
     if kind == "subscript":
         value, index = node.child_by_field_name("value"), node.child_by_field_name("subscript")
         idx = _slice(frame, index) if index is not None and index.type == "slice" \

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from courtroom.detectives.parsing import Node
 from courtroom.detectives.security.taint import guards
 from courtroom.detectives.security.taint.frame import Env, Frame
-from courtroom.detectives.security.taint.values import CLEAN, Val, element, join
+from courtroom.detectives.security.taint.values import CLEAN, Val, element, join, merge
 
 
 def join_envs(envs: list[Env | None]) -> Env | None:
@@ -96,14 +96,21 @@ def _loop(frame: Frame, node: Node) -> Env | None:
 
 def _try(frame: Frame, node: Node) -> Env | None:
     before = dict(frame.env)
+    outer, frame.raised = frame.raised, []
     body = frame.run(node.child_by_field_name("body"), dict(before))
+    raised, frame.raised = frame.raised, outer
     outcomes: list[Env | None] = []
     handler_start = join_envs([before, body]) or before
     final = None
     for clause in node.named_children:
         if clause.type in ("except_clause", "except_group_clause"):
             block = next((c for c in clause.named_children if c.type == "block"), None)
-            outcomes.append(frame.run(block, dict(handler_start)))
+            frame.env = dict(handler_start)
+            caught = next((c for c in clause.named_children if c.type == "as_pattern"), None)
+            if caught is not None and caught.named_children:
+                # ``except E as e``: ``e`` is whichever exception the body raised.
+                frame.bind(caught.named_children[-1], merge(raised))
+            outcomes.append(frame.run(block, frame.env))
         elif clause.type == "else_clause":
             body = frame.run(clause.child_by_field_name("body"), body)
         elif clause.type == "finally_clause":
@@ -145,7 +152,14 @@ def _match(frame: Frame, node: Node) -> Env | None:
         fits = _fits(frame, case, subject)
         if fits is False:
             continue
-        branches.append(frame.run(case.child_by_field_name("consequence"), dict(start)))
+        frame.env = dict(start)
+        for pattern in case.named_children:
+            if pattern.type == "case_pattern":
+                frame.bind(pattern, subject)
+        guard = case.child_by_field_name("guard")
+        env = guards.refine(frame, guard.named_children[0], True, frame.env) \
+            if guard is not None and guard.named_children else frame.env
+        branches.append(frame.run(case.child_by_field_name("consequence"), env))
         if fits is True:
             break
     else:

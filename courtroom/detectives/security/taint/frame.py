@@ -14,6 +14,7 @@ from typing import Protocol
 from courtroom.detectives.parsing import Node, SourceFile
 from courtroom.detectives.security.taint.library import Sink
 from courtroom.detectives.security.taint.program import ClassRef, FuncRef, Instance, Program
+from courtroom.detectives.security.taint.state import Shared
 from courtroom.detectives.security.taint.values import CLEAN, Step, Val
 
 Env = dict[str, Val]
@@ -25,6 +26,7 @@ class Interpreter(Protocol):
     """The services a frame's code needs: evaluation, execution, calls, sinks, names."""
 
     program: Program
+    shared: Shared
     #: Text files of the repository by path: templates (what a render call reads) and
     #: dependency files (which library versions the code runs with).
     texts: dict[str, str]
@@ -49,6 +51,9 @@ class Interpreter(Protocol):
 
     def qualified(self, name: str, at: Step) -> Val:
         """The value a dotted name denotes."""
+
+    def invoke(self, frame: Frame, node: Node, callee: Val, args: Args) -> Val:
+        """Call a value (a function, a class, a library name) on evaluated arguments."""
 
     def call_function(self, caller: Frame, node: Node, func: FuncRef, args: Args,
                       instance: Instance | None) -> Val:
@@ -79,6 +84,10 @@ class Frame:
     returns: list[Val] = field(default_factory=list)
     exits: list[Env] = field(default_factory=list)
     loops: int = 0
+    #: Names this function declares ``global``: assigning one writes the module's variable.
+    declared: set[str] = field(default_factory=set)
+    #: Values raised in the ``try`` body being run (an ``except ... as e`` handler's ``e``).
+    raised: list[Val] = field(default_factory=list)
 
     def at(self, node: Node, note: str) -> Step:
         """A path step at ``node``."""

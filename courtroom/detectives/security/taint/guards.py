@@ -23,24 +23,39 @@ Fact = tuple[str, str, frozenset[str]]  # (variable, fact, kinds cleared)
 
 
 def _root(frame: Frame, node: Node | None) -> str | None:
-    """The variable an expression tests: ``str(p)`` and ``p.resolve()`` test ``p``."""
+    """The variable an expression tests: ``str(p)``, ``os.path.realpath(p)`` and
+    ``p.resolve()`` test ``p``, each a conversion of the whole value. A part of it
+    (``request.method``, ``d["k"]``) is not the variable: proving something about one
+    part proves nothing about the others, so it names none."""
     while node is not None:
         if node.type == "identifier":
             return frame.sf.text(node)
         if node.type == "call":
             fn = node.child_by_field_name("function")
             args = node.child_by_field_name("arguments")
-            if fn is not None and fn.type == "attribute":
+            first = args.named_children[0] if args is not None and args.named_children \
+                else None
+            if fn is not None and fn.type == "attribute" and not _library(frame, fn):
                 node = fn.child_by_field_name("object")
-            elif args is not None and args.named_children:
-                node = args.named_children[0]
+            elif first is not None and first.type != "keyword_argument":
+                node = first
             else:
                 return None
-        elif node.type in ("parenthesized_expression", "subscript", "attribute"):
+        elif node.type == "parenthesized_expression":
             node = node.named_children[0] if node.named_children else None
         else:
             return None
     return None
+
+
+def _library(frame: Frame, fn: Node) -> bool:
+    """Whether a dotted callee is a module's function (``os.path.realpath``), not a method
+    of the value it is called on."""
+    obj = fn.child_by_field_name("object")
+    while obj is not None and obj.type == "attribute":
+        obj = obj.child_by_field_name("object")
+    return obj is not None and obj.type == "identifier" and \
+        frame.eval(fn.child_by_field_name("object")).ref is not None
 
 
 def _call_facts(frame: Frame, node: Node, truth: bool) -> list[Fact]:

@@ -69,8 +69,6 @@ MAPPINGS = frozenset({"dict", "collections.OrderedDict", "collections.defaultdic
 #: Calls by qualified name whose argument ``arg`` is a sink.
 SINKS: dict[str, Sink] = {
     **{name: _SHELL for name in ALWAYS_SHELL},
-    **{f"os.{n}": _SHELL for n in ("execl", "execle", "execlp", "execv", "execve", "execvp",
-                                     "spawnl", "spawnlp", "spawnv", "spawnvp")},
     "eval": _CODE, "exec": _CODE, "compile": _CODE, "builtins.eval": _CODE,
     "builtins.exec": _CODE, "code.InteractiveInterpreter.runsource": _CODE,
     "open": _PATH, "io.open": _PATH, "codecs.open": _PATH, "os.open": _PATH,

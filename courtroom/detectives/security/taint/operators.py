@@ -63,7 +63,7 @@ def evaluate(frame: Frame, node: Node) -> Val:
         if op == "+" and left.seq is not None and right.seq is not None:
             return Val(kinds=left.kinds | right.kinds, seq=left.seq + right.seq, flags=left.flags,
                        steps=left.steps or right.steps)
-        mixed = url_guards.after(left, merge([left, right]))
+        mixed = url_guards.after(left, merge([left, right]), right)
         if op == "/" and "path" in left.flags | right.flags:
             return Val(kinds=mixed.kinds, flags=frozenset({"path"}), steps=mixed.steps)
         return mixed

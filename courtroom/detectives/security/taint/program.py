@@ -31,8 +31,8 @@ class FuncRef:
 
     @property
     def name(self) -> str:
-        """The function's own name."""
-        return _name(self.node)
+        """The function's own name (a lambda has none)."""
+        return _name(self.node) or "lambda"
 
 
 @dataclass(frozen=True, eq=False)

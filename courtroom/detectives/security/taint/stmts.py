@@ -5,10 +5,15 @@ statements are run by :mod:`flow`.
 from __future__ import annotations
 
 from courtroom.detectives.parsing import Node
-from courtroom.detectives.security.taint import flow
+from courtroom.detectives.security.taint import flow, patterns
 from courtroom.detectives.security.taint.frame import Env, Frame
 from courtroom.detectives.security.taint.operators import BINARY, fold
-from courtroom.detectives.security.taint.program import FuncRef, Instance, absolute_module
+from courtroom.detectives.security.taint.program import (
+    ClassRef,
+    FuncRef,
+    Instance,
+    absolute_module,
+)
 from courtroom.detectives.security.taint.values import CLEAN, Val, element, merge
 
 _LEAVE = ("return_statement", "raise_statement")
@@ -19,6 +24,9 @@ def execute(frame: Frame, block: Node | None, env: Env | None) -> Env | None:
     if block is None or env is None:
         return env
     frame.env = env
+    if block.parent is not None and block.parent.type == "lambda":
+        frame.engine.returned(frame, block, frame.eval(block))  # a lambda's body is its result
+        return None
     statements = block.named_children if block.type in ("block", "module") else [block]
     for stmt in statements:
         result = statement(frame, stmt)
@@ -39,7 +47,12 @@ def statement(frame: Frame, node: Node) -> Env | None:
         value = frame.eval(node.named_children[0]) if node.named_children else CLEAN
         if kind == "return_statement":
             frame.engine.returned(frame, node, value)
+        elif node.named_children:
+            frame.raised.append(value)
         return None
+    if kind == "global_statement":
+        frame.declared.update(frame.sf.text(c) for c in node.named_children
+                              if c.type == "identifier")
     if kind in ("break_statement", "continue_statement"):
         frame.exits.append(dict(frame.env))
         return None
@@ -81,6 +94,11 @@ def _expression(frame: Frame, node: Node) -> None:
                 merged = Val(kinds=merged.kinds, flags=merged.flags | {"list"},
                              steps=merged.steps)
             bind(frame, left, merged.step(frame.at(node, f"extended: {frame.text(left)}")))
+    elif node.type == "yield":
+        # What a generator yields is what iterating over it (or ``next``) gives its caller.
+        value = frame.eval(node.named_children[0]) if node.named_children else CLEAN
+        frame.returns.append(element(value) if any(c.type == "from" for c in node.children)
+                             else value)
     else:
         frame.eval(node)
 
@@ -91,21 +109,38 @@ def bind(frame: Frame, target: Node | None, value: Val) -> None:
         return
     kind = target.type
     if kind == "identifier":
-        frame.env[frame.sf.text(target)] = value
+        name = frame.sf.text(target)
+        frame.env[name] = value
+        if name in frame.declared and frame.env is not frame.module_env:
+            frame.engine.shared.write(frame.module_env, name, value)
     elif kind in ("pattern_list", "tuple_pattern", "list_pattern", "tuple", "list",
                   "expression_list"):
-        names = [c for c in target.named_children if c.type != "comment"]
-        seq = value.seq if value.seq is not None and len(value.seq) == len(names) else None
-        for i, name in enumerate(names):
-            bind(frame, name, seq[i] if seq is not None else element(value))
+        parts = [c for c in target.named_children if c.type != "comment"]
+        seq = value.seq if value.seq is not None and len(value.seq) == len(parts) else None
+        for i, part in enumerate(parts):
+            bind(frame, part, seq[i] if seq is not None else element(value))
     elif kind == "subscript":
         _bind_item(frame, target, value)
     elif kind == "attribute":
-        base = frame.eval(target.child_by_field_name("object"))
-        if isinstance(base.inst, Instance):
-            base.inst.attrs[frame.sf.text(target.child_by_field_name("attribute"))] = value
-    elif kind in ("parenthesized_expression", "list_splat_pattern") and target.named_children:
+        store(frame, frame.eval(target.child_by_field_name("object")),
+              frame.sf.text(target.child_by_field_name("attribute")), value)
+    elif kind in ("parenthesized_expression", "list_splat_pattern", "as_pattern_target") and \
+            target.named_children:
         bind(frame, target.named_children[0], value)
+    elif kind in patterns.PATTERNS:
+        patterns.bind(frame, target, value)
+
+
+def store(frame: Frame, base: Val, attr: str, value: Val) -> None:
+    """``base.attr = value`` on an object, a class or a module of the repository (a class's
+    or module's attribute is shared by every function that reads it)."""
+    if isinstance(base.inst, Instance):
+        base.inst.attrs[attr] = value
+    elif isinstance(base.inst, ClassRef):
+        frame.engine.shared.write(frame.engine.shared.of_class(base.inst), attr, value)
+    elif base.ref is not None and base.ref in frame.engine.program.modules:
+        module = frame.engine.program.modules[base.ref]
+        frame.engine.shared.write(frame.engine.module_env(module.sf), attr, value)
 
 
 def _bind_item(frame: Frame, target: Node, value: Val) -> None:
@@ -133,10 +168,16 @@ def _bind_item(frame: Frame, target: Node, value: Val) -> None:
 def _define(frame: Frame, node: Node) -> Env:
     inner = node.child_by_field_name("definition") if node.type == "decorated_definition" \
         else node
-    if inner is not None and inner.type == "function_definition":
-        name = frame.sf.text(inner.child_by_field_name("name"))
-        module = frame.engine.program.module_of(frame.sf)
+    if inner is None:
+        return frame.env
+    name = frame.sf.text(inner.child_by_field_name("name"))
+    module = frame.engine.program.module_of(frame.sf)
+    if inner.type == "function_definition":
         frame.env[name] = Val(inst=FuncRef(frame.sf, inner, module))
+    elif inner.type == "class_definition":
+        found = frame.engine.program.resolve(f"{module}.{name}")
+        if isinstance(found, ClassRef) and found.node.id == inner.id:
+            frame.env[name] = Val(inst=found)
     return frame.env
 
 

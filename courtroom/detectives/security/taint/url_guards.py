@@ -4,7 +4,9 @@ A URL built after a constant prefix that already names the scheme and host
 (``"https://api.example.com/" + x``) or a path of the site itself (``"/users/" + x``)
 sends nobody elsewhere, whatever follows. A prefix that stops inside the host does not
 fix it (``"https://example.com" + ".evil.net"``), nor does ``"/"`` alone (``"//evil.net"``
-is another host). A branch that tests a parsed URL's host or scheme against constants
+is another host). The application's own URL (``url_for``, ``reverse``) fixes the host once
+a query or fragment follows it (``url_for("login") + "?next=" + x``): alone it may be
+``"/"``. A branch that tests a parsed URL's host or scheme against constants
 (``urlparse(u).netloc in ALLOWED``, ``url.hostname == "example.com"``), or the URL's own
 prefix (``u.startswith("https://example.com/")``), proves the same of the URL it parsed.
 """
@@ -15,10 +17,12 @@ import re
 
 from courtroom.detectives.parsing import Node
 from courtroom.detectives.security.taint.frame import Frame
-from courtroom.detectives.security.taint.values import REDIRECT, SSRF, Val
+from courtroom.detectives.security.taint.values import CLEAN, REDIRECT, SSRF, Val, const, merge
 
 #: Taint kinds a fixed host defends against.
 KINDS = frozenset({SSRF, REDIRECT})
+#: Flags of text whose host is fixed, and of a URL of the application's own.
+HOST, SITE = "host", "site"
 _FIXED = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:)?//[^/?#\\@]+[/?#]|^/[^/\\]")
 #: Attributes of a parsed URL that name its host.
 _PARTS = frozenset({"netloc", "hostname", "host"})
@@ -35,9 +39,32 @@ def fixes_host(prefix: object) -> bool:
     return isinstance(prefix, str) and _FIXED.match(prefix) is not None
 
 
-def after(prefix: Val, built: Val) -> Val:
-    """A string built on a constant ``prefix``: no longer a URL the attacker directs."""
-    return built.clean(KINDS) if prefix.known() and fixes_host(prefix.const) else built
+def after(prefix: Val, built: Val, rest: Val = CLEAN) -> Val:
+    """A string ``built`` from ``prefix`` (then ``rest``, then more): no longer a URL the
+    attacker directs when the prefix fixes its host."""
+    fixed = HOST in prefix.flags or (prefix.known() and fixes_host(prefix.const)) or (
+        SITE in prefix.flags and rest.known() and str(rest.const)[:1] in ("?", "#"))
+    if not fixed:
+        return built
+    return Val(kinds=built.kinds - KINDS, flags=built.flags | {HOST}, steps=built.steps)
+
+
+def own(url: Val) -> Val:
+    """A URL of the application's own."""
+    return Val(kinds=url.kinds - KINDS, flags=url.flags | {SITE}, steps=url.steps)
+
+
+def formatted(frame: Frame, node: Node, parts: list[Val]) -> Val:
+    """An f-string of ``parts``: its host fixed by its literal start or its first value."""
+    built = merge(parts)
+    pieces = [c for c in node.named_children if c.type in ("string_content", "interpolation")]
+    if not pieces:
+        return built
+    if pieces[0].type == "string_content":
+        return after(const(frame.sf.text(pieces[0])), built)
+    rest = const(frame.sf.text(pieces[1])) if len(pieces) > 1 and \
+        pieces[1].type == "string_content" else CLEAN
+    return after(parts[0], built, rest) if parts else built
 
 
 def _parsed(frame: Frame, node: Node | None) -> list[str]:
@@ -104,10 +131,10 @@ def facts(frame: Frame, node: Node, truth: bool) -> list[Fact]:
         ops = " ".join(frame.sf.text(c) for c in node.children if not c.is_named)
         ops = " ".join(ops.split())
         proven = (ops in ("in", "==") and truth) or (ops in ("not in", "!=") and not truth)
-        allowed = frame.eval(right)
-        if proven and (allowed.known() or (allowed.seq is not None and
-                                           all(v.known() for v in allowed.seq))):
-            return [(name, "host", KINDS) for name in _parsed(frame, left)]
+        names = _parsed(frame, left) if proven else []
+        allowed = frame.eval(right) if names else CLEAN
+        if allowed.known() or (allowed.seq is not None and all(v.known() for v in allowed.seq)):
+            return [(name, "host", KINDS) for name in names]
         return []
     if node.type != "call" or not truth:
         return []

@@ -32,6 +32,9 @@ OBJECTS = {
     "pymongo.MongoClient": "pymongo.MongoClient",
     "motor.motor_asyncio.AsyncIOMotorClient": "pymongo.MongoClient",
     "flask_pymongo.PyMongo": "pymongo.MongoClient",
+    **dict.fromkeys(("starlette.templating.Jinja2Templates",
+                     "fastapi.templating.Jinja2Templates"),
+                    "starlette.templating.Jinja2Templates"),
 }
 
 def _table(sink: Sink, keywords: dict[str, str]) -> dict[str, Sink]:
@@ -65,6 +68,7 @@ REDIRECTS = _table(Sink(REDIRECT, "open-redirect", 601), {
         "HTTPPermanentRedirect")},
     "pyramid.httpexceptions.HTTPFound": "location", "bottle.redirect": "url",
     "sanic.response.redirect": "to", "tornado.web.RequestHandler.redirect": "url",
+    "litestar.response.Redirect": "path", "cherrypy.HTTPRedirect": "urls",
 })
 #: Calls that compile the text they are given as a template (its code runs on the server).
 TEMPLATES = _table(Sink(SSTI, "template-injection", 1336), {
@@ -121,6 +125,11 @@ RESPONSES: dict[str, Body] = {
                                              "fastapi")},
     "aiohttp.web.Response": Body(None, "text", "content_type", False),
     "sanic.response.html": Body(0, "body", None, True),
+    **dict.fromkeys(("pyramid.response.Response", "webob.Response"),
+                    Body(0, "body", "content_type", True)),
+    "bottle.HTTPResponse": Body(0, "body", None, True),
+    **dict.fromkeys(("litestar.Response", "litestar.response.Response"),
+                    Body(0, "content", "media_type", False)),
     "tornado.web.RequestHandler.write": Body(0, "chunk", None, True),
     "tornado.web.RequestHandler.finish": Body(0, "chunk", None, True),
 }

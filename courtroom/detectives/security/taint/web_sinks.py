@@ -8,7 +8,13 @@ model, which the generic library code then handles.
 from __future__ import annotations
 
 from courtroom.detectives.parsing import Node
-from courtroom.detectives.security.taint import library, pins, templates, web_library
+from courtroom.detectives.security.taint import (
+    library,
+    pins,
+    templates,
+    url_guards,
+    web_library,
+)
 from courtroom.detectives.security.taint.frame import Args, Frame
 from courtroom.detectives.security.taint.program import ClassRef
 from courtroom.detectives.security.taint.values import CLEAN, SQL, XSS, Val, merge
@@ -31,7 +37,8 @@ def call(frame: Frame, node: Node, name: str, args: Args) -> Val | None:
         _response(frame, node, name, args)
     cleared = web_library.CLEARS.get(name)
     if cleared is not None:
-        return merge([*positional, *keywords.values()]).clean(cleared)
+        out = merge([*positional, *keywords.values()]).clean(cleared)
+        return url_guards.own(out) if name in web_library.OWN_URLS else out
     if name in web_library.XML_PARSES:
         _parse_xml(frame, node, name, args)
         return None
@@ -110,8 +117,10 @@ def _response(frame: Frame, node: Node, name: str, args: Args) -> None:
     html = spec.html
     if spec.content_type is not None and spec.content_type in keywords:
         kind = keywords[spec.content_type]
-        # An unknown content type may be HTML: only a known other type clears the body.
-        html = not kind.known() or "html" in str(kind.const).lower()
+        # An unknown content type may be HTML: only a known other type (a constant string
+        # or a named one, ``MediaType.JSON``) clears the body.
+        named = str(kind.const) if kind.known() else kind.ref
+        html = named is None or "html" in named.lower()
     if html and body.items is None:  # a dict is sent as JSON
         frame.engine.sink(frame, node, web_library.XSS_SINK, body, name)
 
@@ -156,8 +165,11 @@ def inherited(frame: Frame, cls: ClassRef, attr: str, depth: int = 0) -> Val | N
         found = env.get(head, CLEAN)
         local = frame.engine.program.resolve(f"{cls.module}.{base}")
         parent = found.inst if isinstance(found.inst, ClassRef) else local
-        if isinstance(parent, ClassRef) and depth < 4:  # a repository base class
-            return inherited(frame, parent, attr, depth + 1)
+        if isinstance(parent, ClassRef):  # a repository base class: what it inherits
+            method = inherited(frame, parent, attr, depth + 1) if depth < 4 else None
+            if method is not None:
+                return method
+            continue
         full = base if found.ref is None else f"{found.ref}.{rest}" if rest else found.ref
         if f"{full}.{attr}" in INHERITED:
             return Val(ref=f"{full}.{attr}")

@@ -18,3 +18,8 @@ def route(body: str, prelude: str = "import os\nimport subprocess\n") -> list[st
     """Rules confirmed in one route handler whose body is ``body`` (indented by us)."""
     code = prelude + ROUTE + "".join(f"    {line}\n" for line in body.strip().splitlines())
     return [f.rule for f in flows({"app.py": code})]
+
+
+def app(files: dict[str, str]) -> list[tuple[str, int, str]]:
+    """(path, line, rule) of every flow found in a repository of ``path -> source`` files."""
+    return [(f.path, f.line, f.rule) for f in flows(files)]

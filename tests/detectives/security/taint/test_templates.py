@@ -11,6 +11,12 @@ from courtroom.detectives.security.taint.templates import find, unescaped
 _FLASK = ("from flask import Flask, request, render_template\napp = Flask(__name__)\n\n\n"
           "@app.route('/n')\ndef note():\n"
           "    return render_template('note.html', body=request.args['b'], title='t')\n")
+_STARLETTE = ("from fastapi import FastAPI, Request\n"
+              "from fastapi.templating import Jinja2Templates\n"
+              "app = FastAPI()\ntemplates = Jinja2Templates(directory='templates')\n\n\n"
+              "@app.get('/n')\nasync def note(request: Request, b: str = ''):\n"
+              "    context = {'request': request, 'body': b}\n"
+              "    return templates.TemplateResponse('note.html', context)\n")
 _DJANGO = ("from django.shortcuts import render\n\n\ndef note(request):\n"
            "    return render(request, 'notes/note.html', {'body': request.GET['b']})\n")
 
@@ -21,10 +27,12 @@ def _rules(code: str, template: str, path: str) -> list[tuple[str, str, int]]:
 
 
 @pytest.mark.parametrize(("code", "path"), [(_FLASK, "templates/note.html"),
-                                            (_DJANGO, "notes/templates/notes/note.html")])
+                                            (_DJANGO, "notes/templates/notes/note.html"),
+                                            (_STARLETTE, "templates/note.html")])
 def test_a_variable_marked_safe_is_xss(code: str, path: str) -> None:
     template = "<h1>{{ title|safe }}</h1>\n<div>{{ body | safe }}</div>\n"
     assert _rules(code, template, path) == [("cross-site-scripting", path, 2)]
+    assert _rules(code, template.replace("safe", "e"), path) == []
 
 
 @pytest.mark.parametrize("template", [

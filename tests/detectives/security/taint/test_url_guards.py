@@ -47,3 +47,16 @@ def test_a_constant_scheme_and_host_is_no_ssrf(url: str, found: list[str]) -> No
 ])
 def test_a_checked_host_is_no_open_redirect(check: str, found: list[str]) -> None:
     assert route(_PARSE + check + "\nreturn redirect(u)", prelude="") == found
+
+
+@pytest.mark.parametrize(("location", "found"), [
+    ("url_for('login') + '?next=' + request.url", []),
+    ("f\"{url_for('login')}?next={request.args['n']}\"", []),
+    ("'https://example.com/' + request.args['a'] + '/' + request.args['b']", []),
+    ("url_for('index') + request.args['p']", ["open-redirect"]),
+    ("f\"{url_for('index')}{request.args['p']}\"", ["open-redirect"]),
+])
+def test_the_applications_own_url_fixes_the_host_once_a_query_follows(
+        location: str, found: list[str]) -> None:
+    body = f"from flask import redirect, url_for\nreturn redirect({location})"
+    assert route(body, prelude="") == found

@@ -76,6 +76,15 @@ def test_safe_twins_are_not_confirmed(body: str) -> None:
      ["cross-site-scripting"]),
     ("from fastapi.responses import JSONResponse\nreturn JSONResponse({'q': request.args['q']})",
      []),
+    ("from pyramid.response import Response\nreturn Response(request.args['q'])",
+     ["cross-site-scripting"]),
+    ("from pyramid.response import Response\n"
+     "return Response(request.args['q'], content_type='application/json')", []),
+    ("from litestar import MediaType, Response\n"
+     "return Response(request.args['q'], media_type=MediaType.HTML)", ["cross-site-scripting"]),
+    ("from litestar import MediaType, Response\n"
+     "return Response(request.args['q'], media_type=MediaType.JSON)", []),
+    ("import cherrypy\nraise cherrypy.HTTPRedirect(request.args['next'])", ["open-redirect"]),
     ("from jinja2 import Environment\n"
      "return Environment().from_string('<p>{{ q }}</p>').render(q=request.args['q'])",
      ["cross-site-scripting"]),
@@ -87,7 +96,8 @@ def test_redirects_and_response_bodies(body: str, found: list[str]) -> None:
 
 
 _TORNADO = ("import tornado.web\n\n\nclass Base(tornado.web.RequestHandler):\n    pass\n\n\n"
-            "class Hello(Base):\n    def get(self):\n        q = self.get_argument('q')\n"
+            "class Mixin:\n    pass\n\n\n"
+            "class Hello(Mixin, Base):\n    def get(self):\n        q = self.get_argument('q')\n"
             "        self.{call}\n")
 
 
