@@ -146,9 +146,10 @@ def evidence_phase(repo: Path, pdf: Path | None) -> tuple[float, int, list[str]]
     trace = Trace()
     start = time.perf_counter()
     with open_workspace(str(repo), timeout=60) as ws:
-        evidence, errors = run_detectives(Case(workspace=ws, pdf=pdf,
-                                               pdf_display=pdf.name if pdf else None),
-                                          trace=trace)
+        found = run_detectives(Case(workspace=ws, pdf=pdf,
+                                    pdf_display=pdf.name if pdf else None),
+                               trace=trace)
+        evidence, errors = found.evidence, found.problems
     seconds = time.perf_counter() - start
     LAST_TIMINGS.clear()
     LAST_TIMINGS.update({e["detective"]: e["seconds"] for e in trace.events

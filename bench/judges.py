@@ -134,7 +134,7 @@ def large_repository(files: int) -> None:
             subprocess.run(["git", *args], cwd=root, check=True)
         started = time.perf_counter()
         with open_workspace(str(root)) as workspace:
-            pool, _errors = run_detectives(Case(workspace=workspace))
+            pool = run_detectives(Case(workspace=workspace)).evidence
         took = time.perf_counter() - started
     rubric = load_rubric(default_rubric_path())
     print(f"[1,000-file repository] {len(picked)} files of an installed library: "

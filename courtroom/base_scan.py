@@ -23,7 +23,7 @@ from courtroom.detectives.base import Case
 from courtroom.detectives.parsing import MAX_PARSE_BYTES, source_index
 from courtroom.detectives.repo.listing import MAX_SOURCE_FILES, may_be_python
 from courtroom.detectives.repo.workspace import Workspace
-from courtroom.detectives.security.detective import build_report, examined, security_report
+from courtroom.detectives.security.detective import build_report, examined
 from courtroom.errors import DiffError
 from courtroom.findings import SecurityFinding, SecurityReport
 from courtroom.git import git_bytes
@@ -116,12 +116,13 @@ def _store(path: Path, found: BaseFindings) -> None:
         return
 
 
-def against_base(config: AuditConfig, case: Case, pool: dict[str, Evidence]
+def against_base(config: AuditConfig, case: Case, pool: dict[str, Evidence],
+                 report: SecurityReport | None
                  ) -> tuple[dict[str, Evidence], SecurityReport | None]:
     """The pool and the security detective's report held against the change's base, when
     there is one: facts and findings marked in or out of the diff, findings new or
     unchanged, and pre-existing ones set aside under ``fail-on-findings: new``."""
-    diff, report = case.diff, security_report(case.workspace)
+    diff = case.diff
     pool = mark_diff(pool, diff)
     if diff is None or report is None:
         return pool, report

@@ -22,6 +22,7 @@ from courtroom.detectives import open_workspace, run_detectives
 from courtroom.detectives.base import Case
 from courtroom.detectives.contract import detectives_for, load_checked
 from courtroom.detectives.docket import evidence_for, is_covered
+from courtroom.detectives.runner import Detection
 from courtroom.errors import EXIT_CRITICAL, EXIT_FAILURE, EXIT_OK, SynthesisError
 from courtroom.findings import SecurityReport
 from courtroom.judges.backends import make_backend
@@ -137,9 +138,10 @@ def _run(
     trace: Trace,
     progress: Progress,
 ) -> AuditOutcome:
-    pool, problems = _detect(case, detectives_for(rubric.rubric_metadata.profile), trace,
-                             progress)
-    pool, security = against_base(config, case, pool)
+    detection = _detect(case, detectives_for(rubric.rubric_metadata.profile), trace,
+                        progress)
+    pool, security = against_base(config, case, {e.id: e for e in detection.evidence},
+                                  detection.security)
     judged = _judge(config, rubric, case, pool, judges.result(), trace, progress)
     pool.update(mark_diff(judged.court.new_evidence, case.diff))  # remands' finds join it
     try:
@@ -147,9 +149,9 @@ def _run(
     except SynthesisError as exc:
         trace.event("synthesise", "critical_failure", error=str(exc))
         paths = write_partial(config.out_dir, target, pool, judged.court.opinions,
-                               [*error_lines(problems), str(exc)], trace)
+                               [*error_lines(detection.problems), str(exc)], trace)
         return AuditOutcome(None, EXIT_CRITICAL, paths, f"critical failure: {exc}")
-    verdict = _conclude(config, rubric, security, target, pool, results, judged, problems)
+    verdict = _conclude(config, rubric, security, target, pool, results, judged, detection)
     trace.event("verdict", "concluded", overall_score=verdict.overall_score,
                 conclusion=verdict.conclusion)
     verdict = integrity.seal(verdict, key)
@@ -170,14 +172,12 @@ class _Judged:
     notes: list[Problem]
 
 
-def _detect(
-    case: Case, only: list[str], trace: Trace, progress: Progress
-) -> tuple[dict[str, Evidence], list[Problem]]:
+def _detect(case: Case, only: list[str], trace: Trace, progress: Progress) -> Detection:
     progress("detect", 0, 1)
     with trace.span("detect", "detectives"):
-        evidence, problems = run_detectives(case, trace=trace, only=only)
+        detection = run_detectives(case, trace=trace, only=only)
     progress("detect", 1, 1)
-    return {e.id: e for e in evidence}, problems
+    return detection
 
 
 def _judge(
@@ -238,13 +238,13 @@ def _conclude(
     pool: dict[str, Evidence],
     results: list[CriterionResult],
     judged: _Judged,
-    detected: list[Problem],
+    detection: Detection,
 ) -> Verdict:
     # The cost cap's notes name the criteria it sent to the offline bench; a scan that
     # could not see every source file must not pass the gate (it fails closed); a
     # criterion nothing covers is reported (neutral; failure with fail-on-uncovered).
-    problems = [*detected, *judged.court.fallbacks(), *judged.notes, *unscanned(pool),
-                *uncovered(results)]
+    problems = [*detection.problems, *judged.court.fallbacks(), *judged.notes,
+                *unscanned(pool), *uncovered(results)]
     ruling = conclude_verdict(results, pool, fail_below=config.fail_below, gate=config.gate,
                               incomplete=bool(problems), fail_closed=config.fail_closed,
                               fail_on_uncovered=config.fail_on_uncovered)

@@ -64,7 +64,8 @@ def test_a_history_over_the_cap_fails_the_history_detective_with_the_reason(
     repo = _huge_subject_repo(tmp_path / "r", 2 * CAP)
     monkeypatch.setattr(git, "MAX_OUTPUT_BYTES", CAP)
     with open_workspace(str(repo), timeout=30) as ws:
-        evidence, errors = run_detectives(Case(workspace=ws), only=["history"], retries=0)
+        found = run_detectives(Case(workspace=ws), only=["history"], retries=0)
+        evidence, errors = found.evidence, found.problems
     # Not "no history" (adverse evidence the audit would weigh): an error, which leaves
     # the verdict incomplete and so not passing.
     assert evidence == []

@@ -110,7 +110,8 @@ def test_no_program_named_by_the_repository_runs(tmp_path: Path, attack: Attack)
         assert ws.commit is not None
         commits = read_log(ws.root)
         assert commits is not None and len(commits) >= 2
-        evidence, errors = run_detectives(Case(workspace=ws), only=["history"])
+        found = run_detectives(Case(workspace=ws), only=["history"])
+        evidence, errors = found.evidence, found.problems
     assert errors == [] and _history_read(evidence)
     assert not marker.exists()
 
@@ -179,7 +180,8 @@ def test_a_git_file_pointing_elsewhere_is_not_followed(tmp_path: Path) -> None:
     assert run_git(tree, "log", "--format=%s") is None
     with open_workspace(str(tree), timeout=30) as ws:
         assert ws.commit is None
-        evidence, errors = run_detectives(Case(workspace=ws), only=["history"])
+        found = run_detectives(Case(workspace=ws), only=["history"])
+        evidence, errors = found.evidence, found.problems
     assert not _history_read(evidence)
     assert "secret" not in evidence[0].model_dump_json()
     assert any(".git" in e and "outside" in e for e in error_lines(errors))

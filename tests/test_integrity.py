@@ -14,6 +14,7 @@ from verdict_builders import make_verdict
 from courtroom import cli
 from courtroom.integrity import chain, seal, signing_key, verify
 from courtroom.models import Verdict
+from courtroom.problems import Problem
 
 KEY = b"correct horse battery staple"
 
@@ -219,3 +220,13 @@ def test_a_rechained_object_that_is_not_a_verdict_does_not_verify(
     assert out.strip().splitlines() == [
         f"courtroom: {tmp_path / 'verdict.json'}: TAMPERED: not a valid verdict, so nothing "
         "was recomputed (criteria.0.final_score: Input should be less than or equal to 5)"]
+
+
+def test_errors_edited_apart_from_their_problems_do_not_verify(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gap = Problem(kind="pdf", location="report.pdf", message="the file is not a PDF")
+    data = json.loads(text_of(seal(make_verdict().model_copy(update={"problems": [gap]}))))
+    data["errors"] = ["pdf report.pdf: fine"]  # the readable lines, rewritten
+    code, out = run_verify(tmp_path, rechained(data), capsys)
+    assert code == 1 and "errors are not the lines of problems" in out

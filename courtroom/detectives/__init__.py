@@ -6,7 +6,7 @@ Public API for the pipeline and the court:
 - ``open_workspace(target, *, timeout, ignore=())`` -> context manager yielding a
   ``Workspace``;
 - ``run_detectives(case, *, trace=None, max_workers=None, retries=3, deadline=300)`` ->
-  ``(evidence, problems)``;
+  a ``Detection`` (evidence, problems, the security report);
 - ``investigate(case, requests)`` -> evidence answering a court remand.
 """
 

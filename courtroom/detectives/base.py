@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from courtroom.findings import SecurityReport
 from courtroom.models import Evidence
 
 if TYPE_CHECKING:
@@ -32,7 +33,17 @@ class Case:
     diff: Diff | None = None
 
 
-Detective = Callable[[Case], list[Evidence]]
+@dataclass(frozen=True)
+class Detected:
+    """What a detective hands back when it made more than facts: the security scan's report
+    travels here, in the detective's own return value, to the verdict."""
+
+    evidence: list[Evidence]
+    security: SecurityReport | None = None
+
+
+#: A detective returns its facts, or its facts with what else it made (``Detected``).
+Detective = Callable[[Case], "list[Evidence] | Detected"]
 
 
 @dataclass(frozen=True)

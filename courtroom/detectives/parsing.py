@@ -1,7 +1,7 @@
 """Parse a workspace's Python files once with tree-sitter and share the trees.
 
 Queries live as ``.scm`` files in ``queries/`` beside this module. Trees are parsed
-once per workspace (``Workspace.memo``) so the source, security and report detectives
+once per workspace (``shared.per_workspace``) so the source, security and report detectives
 reuse them instead of parsing the same files three times.
 """
 
@@ -16,6 +16,7 @@ import tree_sitter_python
 
 from courtroom.detectives.repo.listing import SOURCE_SUFFIXES, extensionless
 from courtroom.detectives.repo.workspace import Workspace
+from courtroom.detectives.shared import per_workspace
 
 QUERY_DIR = Path(__file__).with_name("queries")
 #: Python files larger than this are listed as skipped rather than parsed.
@@ -189,9 +190,10 @@ def _why_unread(real: Path) -> str:
         if size > MAX_PARSE_BYTES else "unreadable"
 
 
+@per_workspace
 def source_index(ws: Workspace) -> SourceIndex:
     """The workspace's parsed Python files, computed once and shared."""
-    return ws.memo("source_index", lambda: build_index(ws))
+    return build_index(ws)
 
 
 def string_value(sf: SourceFile, node: Node | None) -> str | None:

@@ -11,9 +11,10 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from courtroom.detectives.base import REGISTRY, Case, Detective
+from courtroom.detectives.base import REGISTRY, Case, Detected, Detective
 from courtroom.detectives.coverage import coverage_facts
 from courtroom.detectives.report.pdf_read import load_pdf
+from courtroom.findings import SecurityReport
 from courtroom.models import Evidence
 from courtroom.problems import Problem, error_line
 from courtroom.trace import Trace
@@ -23,7 +24,17 @@ log = logging.getLogger(__name__)
 #: Seconds a detective may run (all its attempts together) before it is recorded as failed.
 DETECTIVE_SECONDS = 300.0
 
-_Outcome = tuple[str, list[Evidence], str | None, float]
+_Outcome = tuple[str, Detected, str | None, float]
+
+
+@dataclass(frozen=True)
+class Detection:
+    """What the detectives found together: facts, problems, and the security scan's report
+    (None when the security detective did not finish or found nothing to scan)."""
+
+    evidence: list[Evidence]
+    problems: list[Problem]
+    security: SecurityReport | None = None
 
 
 def _scrub(text: str, roots: Iterable[str]) -> str:
@@ -64,7 +75,7 @@ def _attempt(name: str, fn: Detective, case: Case, retries: int,
             attempts = attempt - 1
             break
         try:
-            items = list(fn(case))
+            result = fn(case)
         except Exception as exc:  # the per-detective boundary: a bug in one
             # detective (or a file that trips a library) must not stop the audit.
             last = f"{type(exc).__name__}: {str(exc)[:200]}"
@@ -73,10 +84,11 @@ def _attempt(name: str, fn: Detective, case: Case, retries: int,
                 trace.event("detect", "retry" if attempt < attempts else "failed",
                             detective=name, attempt=attempt, error=type(exc).__name__)
             continue
-        return name, items, None, time.perf_counter() - started
+        found = result if isinstance(result, Detected) else Detected(list(result))
+        return name, found, None, time.perf_counter() - started
     roots = [str(case.workspace.root)]
     error = f"failed after {attempts} attempts: {_scrub(last, roots)}"
-    return name, [], error, time.perf_counter() - started
+    return name, Detected([]), error, time.perf_counter() - started
 
 
 @dataclass
@@ -118,7 +130,7 @@ def _schedule(chosen: dict[str, Detective], run: _Run, workers: int) -> Iterator
             yield outcome
         for name in run.overdue():
             del run.started[name]
-            yield name, [], f"exceeded its {run.deadline:g} s deadline", \
+            yield name, Detected([]), f"exceeded its {run.deadline:g} s deadline", \
                 run.deadline
 
 
@@ -130,8 +142,8 @@ def run_detectives(
     retries: int = 3,
     only: Iterable[str] | None = None,
     deadline: float = DETECTIVE_SECONDS,
-) -> tuple[list[Evidence], list[Problem]]:
-    """Run every registered detective concurrently; return (evidence, problems).
+) -> Detection:
+    """Run every registered detective concurrently; return what they found together.
 
     A detective that raises is retried ``retries`` more times, then one problem is
     recorded and the others' evidence is kept; one still running ``deadline`` seconds after
@@ -144,10 +156,13 @@ def run_detectives(
     pool: dict[str, Evidence] = {}
     failures: dict[str, str] = {}
     roots = [str(case.workspace.root)]
-    for name, items, error, seconds in _schedule(chosen, _Run(case, retries, trace, deadline),
+    security: SecurityReport | None = None
+    for name, found, error, seconds in _schedule(chosen, _Run(case, retries, trace, deadline),
                                                  workers):
         if error is not None:
             failures[name] = error
+        security = found.security or security
+        items = found.evidence
         for item in items:
             clean = _clean(item, roots)
             pool.setdefault(clean.id, clean)
@@ -167,4 +182,4 @@ def run_detectives(
         problems.extend(Problem(kind="pdf", location=pdf.display, message=note)
                         for note in pdf.limits)
     ordered = sorted(pool.values(), key=lambda e: (e.detective, e.location, e.goal, e.id))
-    return ordered, sorted(problems, key=error_line)
+    return Detection(ordered, sorted(problems, key=error_line), security)

@@ -70,7 +70,7 @@ def test_every_tag_a_fact_carries_is_declared_by_its_detective(tmp_path: Path) -
             change = diff.load(ws.root, "HEAD~1", ws.commit) if repo.name == "good" else None
             case = Case(workspace=ws, pdf=pdf, pdf_display=pdf.name, dimensions=dims,
                         diff=change)
-            facts, _errors = run_detectives(case)
+            facts = run_detectives(case).evidence
             facts += investigate(case, [EvidenceRequest(path="src/nowhere.py", question="?")])
         for fact in facts:
             kinds = declared[fact.detective]

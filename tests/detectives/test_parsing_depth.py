@@ -50,7 +50,7 @@ def test_a_file_nested_thousands_deep_is_not_examined_and_fails_the_scan_closed(
     assert [sf.path for sf in index.files] == ["tool.py"]
     assert index.unexamined == [(name, f"nested too deeply (over {MAX_TREE_DEPTH:,} levels)")
                                 for name in ("deep.py", "lists.py")]
-    evidence = security(case)
+    evidence = security(case).evidence
     assert time.perf_counter() - started < SECONDS
     gap = by_goal(evidence, "Files the security scan could not examine")[0]
     assert SCAN_INCOMPLETE in gap.tags and gap.direction == "adverse"

@@ -39,7 +39,8 @@ def test_every_dimension_gets_located_evidence(tmp_path: Path, open_case: OpenCa
     repo = exemplary_submission(tmp_path / "r")
     case = open_case(repo, good_pdf(tmp_path / "good.pdf"))
     trace = Trace()
-    evidence, errors = run_detectives(case, trace=trace)
+    found = run_detectives(case, trace=trace)
+    evidence, errors = found.evidence, found.problems
     assert errors == []
     for dim, tags in DIMENSION_TAGS.items():
         assert any(tags & set(e.tags) for e in evidence), dim
@@ -58,8 +59,8 @@ def test_every_dimension_gets_located_evidence(tmp_path: Path, open_case: OpenCa
 
 def test_runs_are_deterministic(tmp_path: Path, open_case: OpenCase) -> None:
     case = open_case(flawed_submission(tmp_path / "r"))
-    first, _ = run_detectives(case)
-    second, _ = run_detectives(case, max_workers=1)
+    first = run_detectives(case).evidence
+    second = run_detectives(case, max_workers=1).evidence
     assert [e.id for e in first] == [e.id for e in second]
 
 
@@ -82,7 +83,8 @@ def test_failing_detective_is_retried_then_recorded(tmp_path: Path, open_case: O
     monkeypatch.setitem(REGISTRY, "zz_broken", broken)
     monkeypatch.setitem(REGISTRY, "zz_flaky", flaky)
     case = open_case(flawed_submission(tmp_path / "r"))
-    evidence, errors = run_detectives(case, only=["zz_broken", "zz_flaky", "history"])
+    found = run_detectives(case, only=["zz_broken", "zz_flaky", "history"])
+    evidence, errors = found.evidence, found.problems
     assert len(calls) == 4  # first try + 3 retries
     (line,) = error_lines(errors)
     assert line.startswith("detective zz_broken failed after 4")
@@ -100,7 +102,7 @@ def test_absolute_paths_are_scrubbed(tmp_path: Path, open_case: OpenCase,
 
     monkeypatch.setitem(REGISTRY, "zz_leaky", leaky)
     case = open_case(flawed_submission(tmp_path / "r"))
-    evidence, _ = run_detectives(case, only=["zz_leaky"])
+    evidence = run_detectives(case, only=["zz_leaky"]).evidence
     assert evidence[0].location == "a.py:3" and evidence[0].rationale == "read a.py"
     assert evidence[0].content == "."
 
@@ -108,11 +110,12 @@ def test_absolute_paths_are_scrubbed(tmp_path: Path, open_case: OpenCase,
 def test_unusable_pdf_is_recorded_in_errors(tmp_path: Path, open_case: OpenCase) -> None:
     bad = tmp_path / "report.pdf"
     bad.write_text("not a pdf")
-    evidence, errors = run_detectives(open_case(flawed_submission(tmp_path / "r"), bad))
+    found = run_detectives(open_case(flawed_submission(tmp_path / "r"), bad))
+    evidence, errors = found.evidence, found.problems
     assert error_lines(errors) == ["pdf report.pdf: the file is not a PDF (no %PDF- header)"]
     assert errors[0].location == "report.pdf"
     assert any(e.detective == "report" and not e.found for e in evidence)
-    _, errors = run_detectives(open_case(flawed_submission(tmp_path / "s")))
+    errors = run_detectives(open_case(flawed_submission(tmp_path / "s"))).problems
     assert errors == []
 
 
@@ -128,7 +131,8 @@ def test_a_detective_past_its_deadline_is_recorded_and_left(
     case = open_case(flawed_submission(tmp_path / "r"))
     started = time.monotonic()
     try:
-        evidence, errors = run_detectives(case, only=["zz_stuck", "history"], deadline=1.0)
+        found = run_detectives(case, only=["zz_stuck", "history"], deadline=1.0)
+        evidence, errors = found.evidence, found.problems
     finally:
         release.set()
     assert time.monotonic() - started < 5
@@ -149,8 +153,9 @@ def test_a_detective_past_its_deadline_starts_no_more_attempts(
         raise MemoryError
 
     monkeypatch.setitem(REGISTRY, "security", slow_failure)
-    evidence, errors = run_detectives(open_case(flawed_submission(tmp_path / "r")),
-                                      only=["security"], retries=3, deadline=1.0)
+    found = run_detectives(open_case(flawed_submission(tmp_path / "r")),
+                           only=["security"], retries=3, deadline=1.0)
+    evidence, errors = found.evidence, found.problems
     assert error_lines(errors) == ["detective security exceeded its 1 s deadline"]
     assert [e.goal for e in evidence if SCAN_INCOMPLETE in e.tags] == [
         "Security scan did not complete"]
@@ -165,8 +170,9 @@ def test_a_failed_security_scan_is_a_scan_incomplete_fact(
         raise MemoryError
 
     monkeypatch.setitem(REGISTRY, "security", broken)
-    evidence, errors = run_detectives(open_case(flawed_submission(tmp_path / "r")),
-                                      only=["security", "history"])
+    found = run_detectives(open_case(flawed_submission(tmp_path / "r")),
+                           only=["security", "history"])
+    evidence, errors = found.evidence, found.problems
     incomplete = [e for e in evidence if SCAN_INCOMPLETE in e.tags]
     assert [e.goal for e in incomplete] == ["Security scan did not complete"]
     assert "github_repo" in incomplete[0].tags
@@ -180,7 +186,8 @@ def test_listing_limits_become_errors_and_a_fact(
     for i in range(3):
         (repo / f"pad{i}.txt").touch()
     case = open_case(repo)
-    evidence, errors = run_detectives(case, only=["history"])
+    found = run_detectives(case, only=["history"])
+    evidence, errors = found.evidence, found.problems
     assert [p.kind for p in errors] == ["workspace"]
     assert "other file(s) beyond the 1-file cap" in errors[0].message
     facts = [e for e in evidence if e.detective == "coverage"]

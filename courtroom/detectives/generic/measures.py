@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from courtroom.detectives.common import is_test_path
 from courtroom.detectives.parsing import Node, SourceFile, source_index, walk
 from courtroom.detectives.repo.workspace import Workspace
+from courtroom.detectives.shared import per_workspace
 
 _TEST_FILE = re.compile(r"(^|/)(test_[^/]*|[^/]*_test)\.py$|(^|/)tests?/")
 #: Files that hold no logic a test would be about.
@@ -79,10 +80,10 @@ def _of_file(sf: SourceFile) -> list[Function]:
     return out
 
 
+@per_workspace
 def functions(ws: Workspace) -> list[Function]:
     """Every function and method of every parsed Python file, by path and line."""
-    return ws.memo("generic_functions",
-                   lambda: [f for sf in source_index(ws).files for f in _of_file(sf)])
+    return [f for sf in source_index(ws).files for f in _of_file(sf)]
 
 
 def test_functions(ws: Workspace) -> list[Function]:

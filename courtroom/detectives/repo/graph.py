@@ -30,6 +30,7 @@ from courtroom.detectives.repo.graph_names import (
     router_returns,
 )
 from courtroom.detectives.repo.workspace import Workspace
+from courtroom.detectives.shared import per_workspace
 
 _WIRING = {"add_node", "add_edge", "add_conditional_edges", "set_entry_point",
            "set_finish_point", "add_sequence"}
@@ -230,6 +231,7 @@ def _derive(facts: GraphFacts) -> None:
                     if len(s - {START}) >= 2 and t != END}
 
 
+@per_workspace
 def graph_facts(ws: Workspace) -> GraphFacts:
     """The workspace's graph facts, computed once and shared (source and report use them)."""
-    return ws.memo("graph_facts", lambda: extract(source_index(ws)))
+    return extract(source_index(ws))

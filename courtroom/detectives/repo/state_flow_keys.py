@@ -23,6 +23,7 @@ from courtroom.detectives.parsing import (
 from courtroom.detectives.repo.state_flow_access import Access, key_of
 from courtroom.detectives.repo.state_flow_wiring import GraphFunction
 from courtroom.detectives.repo.workspace import Workspace
+from courtroom.detectives.shared import per_workspace
 from courtroom.models import Evidence
 from courtroom.untrusted import one_line
 
@@ -77,9 +78,10 @@ def spelled(index: SourceIndex, ws: Workspace, key: str) -> bool:
 def in_data_files(ws: Workspace, word: str) -> bool:
     """Whether a data file (JSON, YAML, TOML, INI, .env) names ``word``: a caller or a
     loader may hand it to the graph. The files' words are read once per workspace."""
-    return word in ws.memo("state_flow.data_words", lambda: _data_words(ws))
+    return word in _data_words(ws)
 
 
+@per_workspace
 def _data_words(ws: Workspace) -> frozenset[str]:
     return frozenset(w for rel in ws.files() if rel.endswith(_DATA_SUFFIXES)
                      and not is_test_path(rel)

@@ -12,10 +12,9 @@ import re
 import tempfile
 import threading
 import tokenize
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
 
 from courtroom.detectives.repo.clone import (
     MAX_CLONE_BYTES,
@@ -38,8 +37,6 @@ from courtroom.git import git_bytes, git_dir, git_env, run_git
 
 __all__ = ["MAX_CLONE_BYTES", "SKIP_DIRS", "Workspace", "display_name", "git_env", "is_url",
            "open_workspace", "run_git", "validate_url"]
-
-T = TypeVar("T")
 
 #: Largest file read as text; larger ones are treated as unreadable (data dumps, bundles).
 MAX_FILE_BYTES = 1_000_000
@@ -121,8 +118,6 @@ class Workspace:
         self.notes: list[str] = []
         self._listing: Listing | None = None
         self._lock = threading.Lock()
-        self._memo: dict[str, Any] = {}
-        self._memo_locks: dict[str, threading.Lock] = {}
 
     @property
     def listing(self) -> Listing:
@@ -190,16 +185,6 @@ class Workspace:
         except UnicodeDecodeError:
             # Legacy encodings still hold readable code; keep it, mark bad bytes.
             return data.decode("utf-8", errors="replace")
-
-    def memo(self, key: str, factory: Callable[[], T]) -> T:
-        """Compute a shared analysis once per workspace, even when detectives race for it."""
-        with self._lock:
-            lock = self._memo_locks.setdefault(key, threading.Lock())
-        with lock:
-            if key not in self._memo:
-                self._memo[key] = factory()
-            value: T = self._memo[key]
-            return value
 
 
 def _head(root: Path, notes: list[str]) -> str | None:

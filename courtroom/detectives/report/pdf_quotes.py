@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from courtroom.detectives.repo.workspace import Workspace
 from courtroom.detectives.report.pdf_read import PdfData
+from courtroom.detectives.shared import per_workspace
 
 _QUOTE = re.compile(r"[“\"]([^”\"]{20,400})[”\"]")
 #: Words just before a quotation that say it comes from the code.
@@ -41,23 +42,20 @@ def normalise(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
+@per_workspace
 def _repo_text(ws: Workspace) -> dict[str, str]:
     """Normalised text of the repository's text files, computed once."""
-
-    def build() -> dict[str, str]:
-        out: dict[str, str] = {}
-        total = 0
-        for path in ws.files(_TEXT_SUFFIXES):
-            text = ws.read_text(path)
-            if text is None:
-                continue
-            total += len(text)
-            if total > _REPO_TEXT_CAP:
-                break
-            out[path] = normalise(text)
-        return out
-
-    return ws.memo("pdf_quotes.repo_text", build)
+    out: dict[str, str] = {}
+    total = 0
+    for path in ws.files(_TEXT_SUFFIXES):
+        text = ws.read_text(path)
+        if text is None:
+            continue
+        total += len(text)
+        if total > _REPO_TEXT_CAP:
+            break
+        out[path] = normalise(text)
+    return out
 
 
 def check_quotes(pdf: PdfData, ws: Workspace) -> list[QuoteCheck]:

@@ -11,6 +11,7 @@ from bisect import bisect_left, bisect_right
 
 from courtroom.detectives.parsing import node_text, source_index, walk
 from courtroom.detectives.repo.workspace import Workspace
+from courtroom.detectives.shared import per_workspace
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n{2,}")
 #: Longest cited path looked up in the repository (no real one comes near it).
@@ -69,29 +70,26 @@ def mechanism_terms(text: str) -> set[str]:
     return {m.lower() for m in MECHANISM.findall(text)}
 
 
+@per_workspace
 def repo_identifiers(ws: Workspace) -> frozenset[str]:
     """Names the repository's code uses, identifier-shaped strings in it, and file names.
 
     Read from the syntax tree, so a library named only in a comment or docstring is no
     tie to the code; a node name given as a string ("evidence_aggregator") is.
     """
-
-    def build() -> frozenset[str]:
-        names: set[str] = set()
-        for sf in source_index(ws).files:
-            for node in walk(sf.root):
-                if node.type == "identifier":
-                    names.add(node_text(node))
-                elif node.type == "string_content":
-                    text = node_text(node)
-                    if len(text) <= 80 and _NAME_STRING.fullmatch(text):
-                        names.add(text)
-        for path in ws.files():
-            name = path.rsplit("/", 1)[-1]
-            names.update({name, name.rsplit(".", 1)[0]})
-        return frozenset(names)
-
-    return ws.memo("pdf_text.identifiers", build)
+    names: set[str] = set()
+    for sf in source_index(ws).files:
+        for node in walk(sf.root):
+            if node.type == "identifier":
+                names.add(node_text(node))
+            elif node.type == "string_content":
+                text = node_text(node)
+                if len(text) <= 80 and _NAME_STRING.fullmatch(text):
+                    names.add(text)
+    for path in ws.files():
+        name = path.rsplit("/", 1)[-1]
+        names.update({name, name.rsplit(".", 1)[0]})
+    return frozenset(names)
 
 
 def _folded(name: str) -> str:
@@ -108,26 +106,23 @@ FOLDED_MIN = 8
 _DEFINES = {"function_definition", "class_definition"}
 
 
+@per_workspace
 def folded_identifiers(ws: Workspace) -> frozenset[str]:
     """Names the repository itself defines (functions, classes, name strings such as graph
     nodes, file names), FOLDED_MIN+ letters long, with case and underscores folded. A
     library's name it only imports ("langgraph") is not the repository's code."""
-
-    def build() -> frozenset[str]:
-        names: set[str] = set()
-        for sf in source_index(ws).files:
-            for node in walk(sf.root):
-                if node.type in _DEFINES:
-                    names.add(node_text(node.child_by_field_name("name")))
-                elif node.type == "string_content":
-                    text = node_text(node)
-                    if len(text) <= 80 and _NAME_STRING.fullmatch(text):
-                        names.add(text)
-        for path in ws.files():
-            names.add(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
-        return frozenset(f for f in map(_folded, names) if len(f) >= FOLDED_MIN)
-
-    return ws.memo("pdf_text.folded", build)
+    names: set[str] = set()
+    for sf in source_index(ws).files:
+        for node in walk(sf.root):
+            if node.type in _DEFINES:
+                names.add(node_text(node.child_by_field_name("name")))
+            elif node.type == "string_content":
+                text = node_text(node)
+                if len(text) <= 80 and _NAME_STRING.fullmatch(text):
+                    names.add(text)
+    for path in ws.files():
+        names.add(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    return frozenset(f for f in map(_folded, names) if len(f) >= FOLDED_MIN)
 
 
 def _by_suffix(paths: list[str]) -> dict[str, str]:
@@ -142,18 +137,17 @@ def _by_suffix(paths: list[str]) -> dict[str, str]:
     return index
 
 
+@per_workspace
 def file_index(ws: Workspace) -> dict[str, str]:
     """The repository's files by path and by path suffix (see ``_by_suffix``)."""
-    return ws.memo("pdf_text.files", lambda: _by_suffix(ws.files()))
+    return _by_suffix(ws.files())
 
 
+@per_workspace
 def folder_index(ws: Workspace) -> dict[str, str]:
     """The repository's folders (``src/nodes/``) by path and by path suffix."""
-    def build() -> dict[str, str]:
-        folders = {f[:cut + 1] for f in ws.files() for cut, ch in enumerate(f) if ch == "/"}
-        return _by_suffix(sorted(folders))
-
-    return ws.memo("pdf_text.folders", build)
+    folders = {f[:cut + 1] for f in ws.files() for cut, ch in enumerate(f) if ch == "/"}
+    return _by_suffix(sorted(folders))
 
 
 def code_ties(text: str, ws: Workspace) -> list[str]:

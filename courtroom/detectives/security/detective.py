@@ -12,7 +12,7 @@ of passing on a partial scan.
 
 from __future__ import annotations
 
-from courtroom.detectives.base import Case, declares, detective
+from courtroom.detectives.base import Case, Detected, declares, detective
 from courtroom.detectives.common import REPO, SCAN_INCOMPLETE, make
 from courtroom.detectives.parsing import (
     MAX_PARSE_BYTES,
@@ -28,6 +28,7 @@ from courtroom.detectives.security.rules import clone_into_cwd, hardcoded_secret
 from courtroom.detectives.security.scanner import start_scan
 from courtroom.detectives.security.taint import Engine, Flow, pins, templates
 from courtroom.detectives.security.taint.program import module_name
+from courtroom.detectives.shared import per_workspace
 from courtroom.findings import SecurityFinding, SecurityReport
 from courtroom.models import SECURITY_TAG, Evidence
 from courtroom.untrusted import one_line
@@ -36,12 +37,6 @@ NAME = "security"
 #: Unconfirmed hints shown to the judges as evidence; all of them stay in the verdict's
 #: ``security`` section and in findings.sarif, and the summary says how many there are.
 MAX_HINTS = 40
-_MEMO = "security_report"
-
-
-def security_report(ws: Workspace) -> SecurityReport | None:
-    """The report the detective stored for this workspace (None if it did not finish)."""
-    return ws.memo(_MEMO, lambda: None)
 
 
 def examined(ws: Workspace, index: SourceIndex) -> SourceIndex:
@@ -164,14 +159,12 @@ def _summary(report: SecurityReport) -> list[Evidence]:
     return out
 
 
+@per_workspace
 def scan(ws: Workspace) -> SecurityReport | None:
     """The workspace's security scan, run once however many detectives ask for it (the
     rubric's security checks read it too); None when there is no Python file to scan."""
-    def build() -> SecurityReport | None:
-        index = examined(ws, source_index(ws))
-        return build_report(index, text_files(ws)) if index.files or index.unexamined \
-            else None
-    return ws.memo("security_scan", build)
+    index = examined(ws, source_index(ws))
+    return build_report(index, text_files(ws)) if index.files or index.unexamined else None
 
 
 @detective(NAME, produces=declares(REPO, {
@@ -181,14 +174,15 @@ def scan(ws: Workspace) -> SecurityReport | None:
     SCAN_INCOMPLETE: "a Python file the scan could not examine: the gate fails closed",
     "missing": "no security finding",
 }))
-def security(case: Case) -> list[Evidence]:
-    """Security findings with path:line, CWE, severity and confirmed/unconfirmed status."""
+def security(case: Case) -> Detected:
+    """Security findings with path:line, CWE, severity and confirmed/unconfirmed status,
+    and the scan's whole report for the verdict."""
     report = scan(case.workspace)
     if report is None:
-        return [make(NAME, "Security scan of Python sources", False, ".",
-                     "No readable Python file to scan.", 0.9, (REPO, "tools", "missing"))]
-    case.workspace.memo(_MEMO, lambda: report)
+        return Detected([make(NAME, "Security scan of Python sources", False, ".",
+                              "No readable Python file to scan.", 0.9,
+                              (REPO, "tools", "missing"))])
     confirmed = [finding_evidence(f) for f in report.findings if f.confirmed]
     hints = [finding_evidence(f) for f in sorted(report.findings, key=lambda f: f.in_test)
              if not f.confirmed][:MAX_HINTS]
-    return [*_summary(report), *confirmed, *hints]
+    return Detected([*_summary(report), *confirmed, *hints], security=report)

@@ -29,7 +29,7 @@ def _long_history(root: Path, count: int) -> Path:
 def test_a_cut_history_says_at_least(tmp_path: Path) -> None:
     repo = _long_history(tmp_path / "r", MAX_COMMITS + 1)
     with open_workspace(str(repo), timeout=30) as ws:
-        evidence, _ = run_detectives(Case(workspace=ws), only=["history"])
+        evidence = run_detectives(Case(workspace=ws), only=["history"]).evidence
     summary = next(e for e in evidence if e.goal == "Git commit history")
     assert summary.rationale.startswith(f"at least {MAX_COMMITS} commits (history cut) by 1")
 
@@ -37,6 +37,6 @@ def test_a_cut_history_says_at_least(tmp_path: Path) -> None:
 def test_a_whole_history_gives_its_exact_size(tmp_path: Path) -> None:
     repo = _long_history(tmp_path / "r", 3)
     with open_workspace(str(repo), timeout=30) as ws:
-        evidence, _ = run_detectives(Case(workspace=ws), only=["history"])
+        evidence = run_detectives(Case(workspace=ws), only=["history"]).evidence
     summary = next(e for e in evidence if e.goal == "Git commit history")
     assert summary.rationale.startswith("3 commits by 1 author(s)")

@@ -193,14 +193,6 @@ def test_binary_non_utf8_and_huge_files(tmp_path: Path) -> None:
     assert ws.read_text("missing.py") is None
 
 
-def test_memo_computes_once(tmp_path: Path) -> None:
-    ws = Workspace(tmp_path, "t")
-    calls: list[int] = []
-    assert ws.memo("k", lambda: calls.append(1) or 5) == 5
-    assert ws.memo("k", lambda: calls.append(1) or 6) == 5
-    assert calls == [1]
-
-
 HOSTILE_NAMES = {
     b"bad\xff.py": "bad\\xff.py",
     b"new\nline.py": "new\\x0aline.py",

@@ -97,7 +97,8 @@ def test_the_parser_never_imports_from_the_working_directory(
 def test_a_bomb_is_recorded_in_errors_and_the_audit_goes_on(
         tmp_path: Path, open_case: OpenCase) -> None:
     bomb = text_bomb(tmp_path / "bomb.pdf", extra_pages=1)
-    evidence, errors = run_detectives(open_case(flawed_submission(tmp_path / "r"), bomb))
+    found = run_detectives(open_case(flawed_submission(tmp_path / "r"), bomb))
+    evidence, errors = found.evidence, found.problems
     assert error_lines(errors) == ["pdf bomb.pdf: page 1 was not read: it broke the parsing limits "
                       f"(45 s, {pdf_read.PDF_MEMORY_BYTES >> 20} MB; stopped by the memory "
                       "limit)"]

@@ -9,9 +9,9 @@ from builders import make_repo
 
 from courtroom.detectives.common import SCAN_INCOMPLETE
 from courtroom.detectives.security import scanner
-from courtroom.detectives.security.detective import MAX_HINTS, security, security_report
+from courtroom.detectives.security.detective import MAX_HINTS, scan, security
 from courtroom.detectives.security.scanner import scan_all
-from courtroom.models import Evidence
+from courtroom.models import SECURITY_TAG, Evidence
 from detectives.conftest import OpenCase
 from detectives.submissions import exemplary_submission, flawed_submission
 
@@ -79,7 +79,7 @@ os.system(sys.argv[1])
 
 @pytest.fixture
 def findings(tmp_path: Path, open_case: OpenCase) -> dict[int, Evidence]:
-    ev = security(open_case(make_repo(tmp_path / "r", files={"app/web.py": APP})))
+    ev = security(open_case(make_repo(tmp_path / "r", files={"app/web.py": APP}))).evidence
     return {int(e.location.split(":")[1]): e for e in ev if e.location.startswith("app/")}
 
 
@@ -132,9 +132,9 @@ def test_findings_in_tests_are_reported_but_never_confirmed(
     tmp_path: Path, open_case: OpenCase
 ) -> None:
     case = open_case(make_repo(tmp_path / "r", files={"tests/test_web.py": APP}))
-    ev = security(case)
+    ev = security(case).evidence
     assert not [e for e in ev if "security" in e.tags]
-    report = security_report(case.workspace)
+    report = scan(case.workspace)
     assert report is not None and report.confirmed == 0
     flagged = [f for f in report.findings if f.rule_id == "courtroom/shell-injection"]
     assert flagged and all(f.in_test and not f.confirmed for f in flagged)
@@ -147,9 +147,9 @@ def test_a_file_this_python_cannot_parse_is_still_examined(
     source = ('import subprocess\nimport sys\n\nitems = {"a": 1}\n'
               'print(f"{items["a"]}")\nsubprocess.run(sys.argv[1], shell=True)\n')
     case = open_case(make_repo(tmp_path / "r", files={"tool.py": source}))
-    ev = security(case)
+    ev = security(case).evidence
     assert "security" in next(e for e in ev if e.location == "tool.py:6").tags
-    report = security_report(case.workspace)
+    report = scan(case.workspace)
     assert report is not None and report.files_examined == 1
     try:
         compile(source, "tool.py", "exec")
@@ -162,8 +162,8 @@ def test_a_file_this_python_cannot_parse_is_still_examined(
 def test_every_finding_is_kept_and_counted(tmp_path: Path, open_case: OpenCase) -> None:
     body = "".join(f"def f{i}(x):\n    return eval(x)\n\n\n" for i in range(MAX_HINTS + 10))
     case = open_case(make_repo(tmp_path / "r", files={"lib.py": body}))
-    ev = security(case)
-    report = security_report(case.workspace)
+    ev = security(case).evidence
+    report = scan(case.workspace)
     assert report is not None and report.unconfirmed == MAX_HINTS + 10
     assert len(report.findings) == MAX_HINTS + 10
     assert len([e for e in ev if "security_unconfirmed" in e.tags]) == MAX_HINTS
@@ -176,7 +176,7 @@ def test_a_file_left_unexamined_fails_closed(tmp_path: Path, open_case: OpenCase
              # NUL bytes: this interpreter refuses to run it, older ones ran what came before
              "blob.py": "x = 1\n\x00\x00binary\n"}
     case = open_case(make_repo(tmp_path / "r", files=files))
-    ev = security(case)
+    ev = security(case).evidence
     incomplete = [e for e in ev if SCAN_INCOMPLETE in e.tags]
     assert len(incomplete) == 1 and "huge.py: over the 600,000-byte limit" in \
         incomplete[0].rationale and "blob.py: holds a NUL byte" in incomplete[0].rationale
@@ -187,7 +187,7 @@ def test_code_too_deep_to_follow_is_reported_and_the_rest_still_scanned(
 ) -> None:
     deep = "x = " + "(" * 3000 + "1" + ")" * 3000 + "\n"
     files = {"deep.py": deep, "cli.py": "import os\nimport sys\n\nos.system(sys.argv[1])\n"}
-    ev = security(open_case(make_repo(tmp_path / "r", files=files)))
+    ev = security(open_case(make_repo(tmp_path / "r", files=files))).evidence
     incomplete = [e for e in ev if SCAN_INCOMPLETE in e.tags]
     assert len(incomplete) == 1 and "deep.py: nested too deeply" in incomplete[0].rationale
     assert "security" in next(e for e in ev if e.location == "cli.py:4").tags
@@ -195,13 +195,13 @@ def test_code_too_deep_to_follow_is_reported_and_the_rest_still_scanned(
 
 def test_clean_repo_has_summary_and_no_security_tag(tmp_path: Path,
                                                     open_case: OpenCase) -> None:
-    ev = security(open_case(exemplary_submission(tmp_path / "r")))
+    ev = security(open_case(exemplary_submission(tmp_path / "r"))).evidence
     assert ev[0].goal == "Security scan of Python sources"
     assert not [e for e in ev if "security" in e.tags or SCAN_INCOMPLETE in e.tags]
 
 
 def test_flawed_submission(tmp_path: Path, open_case: OpenCase) -> None:
-    ev = security(open_case(flawed_submission(tmp_path / "r")))
+    ev = security(open_case(flawed_submission(tmp_path / "r"))).evidence
     confirmed = {e.location: e.goal for e in ev if "security" in e.tags}
     # An uncalled API that builds a shell command from its argument is injection; one that
     # runs the command or unpickles the blob it is given does what it says (a hint only).
@@ -249,7 +249,8 @@ def read_clone(root):
 
 
 def test_audit_hints_never_carry_the_security_tag(tmp_path: Path, open_case: OpenCase) -> None:
-    ev = security(open_case(make_repo(tmp_path / "r", files={"app/misc.py": FALSE_ALARMS})))
+    case = open_case(make_repo(tmp_path / "r", files={"app/misc.py": FALSE_ALARMS}))
+    ev = security(case).evidence
     assert not [e for e in ev if "security" in e.tags]
 
 
@@ -261,9 +262,9 @@ def test_a_helper_in_another_module_is_followed(tmp_path: Path, open_case: OpenC
         "main.py": "import pkg.mod\n\n\ndef go():\n    pkg.mod.run_helper(input())\n",
     }
     case = open_case(make_repo(tmp_path / "r", files=files))
-    ev = security(case)
+    ev = security(case).evidence
     assert "security" in next(e for e in ev if e.location == "pkg/mod.py:5").tags
-    report = security_report(case.workspace)
+    report = scan(case.workspace)
     assert report is not None
     flow = next(f for f in report.findings if f.path == "pkg/mod.py").flow
     assert flow[0].path == "main.py" and flow[-1].line == 5
@@ -274,7 +275,7 @@ def test_a_helper_only_ever_given_constants_is_unconfirmed(
 ) -> None:
     files = {"mod.py": "import os\n\n\ndef run_helper(cmd):\n    os.system(cmd)\n\n\n"
                        "def fixed():\n    run_helper('ls')\n"}
-    ev = security(open_case(make_repo(tmp_path / "r", files=files)))
+    ev = security(open_case(make_repo(tmp_path / "r", files=files))).evidence
     item = next(e for e in ev if e.location == "mod.py:5")
     assert "security" not in item.tags and "security_unconfirmed" in item.tags
 
@@ -285,8 +286,8 @@ def test_no_literal_on_a_flagged_line_reaches_the_verdict(
     source = ("import os\nimport sys\n\nos.system('curl -H \"token: ghp_S3cretS3cretS3cret\" ' "
               "+ sys.argv[1])\n")
     case = open_case(make_repo(tmp_path / "r", files={"cli.py": source}))
-    ev = security(case)
-    report = security_report(case.workspace)
+    ev = security(case).evidence
+    report = scan(case.workspace)
     assert report is not None and report.confirmed == 1
     dumped = report.model_dump_json() + "".join(e.model_dump_json() for e in ev)
     assert "S3cretS3cret" not in dumped
@@ -311,3 +312,12 @@ def test_a_failed_child_is_replaced_by_an_in_process_scan(
     monkeypatch.setattr(scanner.sys, "executable", "/bin/false")
     result = scanner.start_scan(FILES)()
     assert result.scanned == 2 and [f.test_id for f in result.findings] == ["B605", "B307"]
+
+
+def test_the_detective_returns_its_report_with_its_facts(
+    tmp_path: Path, open_case: OpenCase
+) -> None:
+    case = open_case(make_repo(tmp_path / "r", files={"app/web.py": APP}))
+    found = security(case)
+    assert found.security is not None and found.security is scan(case.workspace)
+    assert found.security.confirmed == sum(1 for e in found.evidence if SECURITY_TAG in e.tags)

@@ -24,7 +24,7 @@ def test_a_template_printing_request_data_unescaped_is_confirmed_xss(
         tmp_path: Path, open_case: OpenCase, template: str, confirmed: list[str]) -> None:
     repo = make_repo(tmp_path / "r", files={"app/views.py": VIEW,
                                              "app/templates/note.html": template})
-    found = [e for e in security(open_case(repo)) if "security" in e.tags]
+    found = [e for e in security(open_case(repo)).evidence if "security" in e.tags]
     assert [e.location for e in found] == confirmed
     assert all("cross-site scripting" in e.goal.lower() for e in found)
 
@@ -41,5 +41,5 @@ XML = ("from flask import Flask, request\nfrom lxml import etree\napp = Flask(__
 def test_the_lxml_the_dependency_files_pin_decides_its_default_parser(
         tmp_path: Path, open_case: OpenCase, pin: str, confirmed: list[str]) -> None:
     repo = make_repo(tmp_path / "r", files={"app/views.py": XML, "requirements.txt": pin})
-    found = [e for e in security(open_case(repo)) if "security" in e.tags]
+    found = [e for e in security(open_case(repo)).evidence if "security" in e.tags]
     assert [e.location for e in found] == confirmed

@@ -10,7 +10,7 @@ from builders import make_repo
 
 from courtroom.detectives.common import SCAN_INCOMPLETE
 from courtroom.detectives.parsing import source_index
-from courtroom.detectives.security.detective import examined, security, security_report
+from courtroom.detectives.security.detective import examined, scan, security
 from detectives.conftest import OpenCase
 
 INJECTION = "import os\nimport sys\n\nos.system(sys.argv[1])\n"
@@ -47,8 +47,8 @@ def test_every_file_that_cannot_be_examined_is_named_with_its_reason(
         "huge.wsgi": "x = 1\n" * 120_000, "tool.pyz": b"#!/usr/bin/env python3\nPK\x03\x04",
     }
     case = open_case(make_repo(tmp_path / "r", files=files))
-    ev = security(case)
-    report = security_report(case.workspace)
+    ev = security(case).evidence
+    report = scan(case.workspace)
     assert report is not None and report.files_examined == 2  # ok.py, kept.py
     assert [line.split(":")[0] for line in report.not_examined] == [
         "huge.wsgi", "lfs.py", "nul.py", "tool.pyz", "views.pyc"]
@@ -63,7 +63,7 @@ def test_a_repository_of_only_unexaminable_python_is_incomplete_not_empty(
 ) -> None:
     case = open_case(make_repo(tmp_path / "r", files={"views.pyc": b"\x00",
                                                       "README.md": "# r\n"}))
-    ev = security(case)
+    ev = security(case).evidence
     assert [e.goal for e in ev if SCAN_INCOMPLETE in e.tags] == [
         "Files the security scan could not examine"]
     assert not [e for e in ev if "missing" in e.tags]
@@ -71,7 +71,7 @@ def test_a_repository_of_only_unexaminable_python_is_incomplete_not_empty(
 
 def test_a_script_of_any_name_is_scanned(tmp_path: Path, open_case: OpenCase) -> None:
     files = {"cgi-bin/run.cgi": "#!/usr/bin/env python3\n" + INJECTION}
-    ev = security(open_case(make_repo(tmp_path / "r", files=files)))
+    ev = security(open_case(make_repo(tmp_path / "r", files=files))).evidence
     assert "security" in next(e for e in ev if e.location == "cgi-bin/run.cgi:5").tags
 
 
@@ -84,5 +84,5 @@ def test_a_file_sharing_a_module_name_cannot_shadow_another(
     tmp_path: Path, open_case: OpenCase, files: dict[str, str]
 ) -> None:
     hidden = next(path for path, text in files.items() if text == INJECTION)
-    ev = security(open_case(make_repo(tmp_path / "r", files=files)))
+    ev = security(open_case(make_repo(tmp_path / "r", files=files))).evidence
     assert "security" in next(e for e in ev if e.location == f"{hidden}:4").tags

@@ -48,7 +48,7 @@ def line_of(text: str, fragment: str) -> int:
 
 
 def audit(root: Path, open_case: OpenCase, files: dict[str, str]) -> list[Evidence]:
-    return security(open_case(make_repo(root, files=files)))
+    return security(open_case(make_repo(root, files=files))).evidence
 
 
 def gate(evidence: list[Evidence]) -> str:

@@ -37,7 +37,7 @@ def run():
 
 def test_a_branch_on_the_identity_of_two_equal_strings_is_not_dead_code(
         tmp_path: Path, open_case: OpenCase) -> None:
-    evidence = security(open_case(make_repo(tmp_path / "r", files={"app.py": MODES})))
+    evidence = security(open_case(make_repo(tmp_path / "r", files={"app.py": MODES}))).evidence
     confirmed = [e for e in evidence if SECURITY_TAG in e.tags]
     assert [e.location for e in confirmed] == ["app.py:14"]
     ruling = conclude_verdict([], {e.id: e for e in evidence}, fail_below=None, gate={},
