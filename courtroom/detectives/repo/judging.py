@@ -151,9 +151,12 @@ def persona_prompts(case: Case) -> list[Evidence]:
     if sims:
         worst, pasted = max(sims.values()), max(same.values())
         distinct = worst <= 0.5 and pasted <= 0.5
+        pasting = any(p.sent != p.text for p in prompts.values())
         why = (f"near-duplicate prompts (Jaccard {worst:.2f} > 0.5)" if worst > 0.5 else
                f"prompts that share most of their text ({pasted:.0%} of the shorter one is "
-               "copied from another in runs of 40+ characters)")
+               "copied from another in runs of 40+ characters" + (
+                   ", counting the blocks pasted into each: shared constants, filled "
+                   "templates, serialised structures" if pasting else "") + ")")
         out.append(make(name, "Persona prompts are distinct (word-set Jaccard)", True, first,
                         ("distinct prompts (every pair Jaccard <= 0.5, under half copied)"
                          if distinct else f"{why}. Fix: at `{first}`, give each persona its "
