@@ -328,3 +328,46 @@ def test_shared_guard_clauses_beside_long_own_mandates_stay_distinct(
         f"{k}_PROMPT = (\n    {_mandate(k) * 3!r}\n    f\"{{GUARD}}\"\n)\n" for k in _PERSONAS)
     ev = persona_prompts(_case(tmp_path, open_case, {"src/judges.py": code}))
     assert by_goal(ev, "Persona prompts are distinct")[0].direction == "supports"
+
+
+_CJ_HEAD = ("def chief_justice(opinions, evidences):\n"
+            "    final_score = round(sum(o.score for o in opinions) / len(opinions))\n")
+
+
+@pytest.mark.parametrize(("body", "rule"), [
+    # The evidence check only words the remediation: it overrules nothing.
+    ("    missing = [e for e in evidences if e.found is False]\n"
+     "    remediation = 'ok'\n"
+     "    if missing:\n"
+     "        remediation = 'Address failures in: ' + ', '.join(e.location for e in missing)\n"
+     "    return final_score, remediation\n", False),
+    # The check is a branch that caps the score.
+    ("    if any(not e.found for e in evidences):\n"
+     "        final_score = min(final_score, 2)\n"
+     "    return final_score\n", True),
+    # The check sets a flag a later branch turns into a score.
+    ("    contradicted = False\n"
+     "    for e in evidences:\n"
+     "        if e.found is False:\n"
+     "            contradicted = True\n"
+     "    if contradicted:\n"
+     "        final_score = 1\n"
+     "    return final_score\n", True),
+])
+def test_fact_supremacy_counts_only_where_the_facts_change_a_score(
+        tmp_path: Path, open_case: OpenCase, body: str, rule: bool) -> None:
+    ev = chief_justice(_case(tmp_path, open_case, {"src/justice.py": _CJ_HEAD + body}))
+    fact = by_goal(ev, "Chief justice rule: fact supremacy")[0]
+    assert (fact.direction == "supports") is rule, fact.rationale
+
+
+def test_fact_supremacy_in_a_helper_whose_answer_gates_the_score(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    code = ("def _evidence_supports(evidences):\n"
+            "    return any(e.found for e in evidences)\n\n\n" + _CJ_HEAD +
+            "    if not _evidence_supports(evidences):\n"
+            "        final_score = min(o.score for o in opinions)\n"
+            "    return final_score\n")
+    ev = chief_justice(_case(tmp_path, open_case, {"src/justice.py": code}))
+    fact = by_goal(ev, "Chief justice rule: fact supremacy")[0]
+    assert fact.direction == "supports" and fact.location == "src/justice.py:2"
