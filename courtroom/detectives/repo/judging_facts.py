@@ -192,7 +192,7 @@ SCORING_RULES = frozenset({"fact supremacy"})
 _SCORE_NAME = re.compile(r"score|verdict|final|grade|rating|cap", re.I)
 #: Functions whose return value is a rule's decision.
 _RULE_FUNCTION = re.compile(r"score|verdict|rule|supremac|overrid|resolv|decid|judg|cap|"
-                            r"synthes|penal|adjust", re.I)
+                            r"synthes|penal|adjust|justice|chief", re.I)
 #: Most matches of a scoring rule's words checked per file.
 MAX_RULE_MATCHES = 50
 
@@ -296,8 +296,8 @@ def _sets_score(sf: SourceFile, block: Node) -> bool:
 
 
 def _reads_into_score(sf: SourceFile, scope: Node, name: str) -> bool:
-    """Whether, in ``scope``, a branch on ``name`` sets a score or ``name`` is used in a
-    value assigned to a score."""
+    """Whether, in ``scope``, a branch on ``name`` sets a score, or ``name`` is used in a
+    value assigned to a score or returned by a rule's function."""
     word = re.compile(rf"\b{re.escape(name)}\b")
     for node in walk(scope):
         if node.type in ("if_statement", "elif_clause", "while_statement"):
@@ -310,6 +310,11 @@ def _reads_into_score(sf: SourceFile, scope: Node, name: str) -> bool:
             right = node.child_by_field_name("right")
             if right is not None and word.search(sf.text(right)) and \
                     _SCORE_NAME.search(sf.text(node.child_by_field_name("left"))):
+                return True
+        elif node.type == "return_statement" and word.search(sf.text(node)):
+            function = enclosing(node, ("function_definition",))
+            named = function.child_by_field_name("name") if function is not None else None
+            if named is not None and _RULE_FUNCTION.search(sf.text(named)):
                 return True
     return False
 
