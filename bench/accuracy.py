@@ -1,9 +1,9 @@
 """Benchmark: how close offline verdicts come to careful graders on real submissions.
 
 For every git bundle in ``../shared/calibration/submissions`` (relative to the repository
-root), clone it into a temporary folder, check out the commit named in ``labels.json``,
-and audit it offline through the real pipeline with its PDF. Then print, per submission
-and criterion, the score beside the graders' band, and overall:
+root, or to a folder above it), clone it into a temporary folder, check out the commit
+named in ``labels.json``, and audit it offline through the real pipeline with its PDF.
+Then print, per submission and criterion, the score beside the graders' band, and overall:
 
 - the share of (submission, criterion) scores inside the band (target >= 90%);
 - Spearman's rank correlation between the scores and the band midpoints (target >= 0.8);
@@ -44,7 +44,18 @@ from courtroom.pipeline import audit
 from courtroom.rubric import load_rubric
 
 ROOT = Path(__file__).resolve().parent.parent
-CALIBRATION = ROOT.parent / "shared" / "calibration"
+
+def _calibration() -> Path:
+    """``shared/calibration`` beside the checkout (CI's layout), else beside a folder above
+    it (a worktree under the project's folder): the first that holds labels."""
+    for base in (ROOT.parent, *ROOT.parent.parents):
+        found = base / "shared" / "calibration"
+        if (found / "labels.json").is_file():
+            return found
+    return ROOT.parent / "shared" / "calibration"
+
+
+CALIBRATION = _calibration()
 #: A remediation line shared by this many criteria of one report is boilerplate.
 REPEAT_LIMIT = 3
 NO_REMEDIATION = "No remediation proposed."

@@ -53,6 +53,11 @@ LAYER_LINES = 20
 CORE_MINUTES = 60
 #: The tools layer must precede the orchestration layer by at least this long.
 STEP_MINUTES = 30
+#: The closing part of a history's span, as a share of it, where a late arrival lands.
+LATE_SPAN = 0.1
+#: Share of all added source lines that, arriving in the closing LATE_SPAN of the history,
+#: makes a late bulk arrival: the code came at the end, after a history that held little.
+LATE_SHARE = 0.4
 
 #: Layers of an agent system, named by the files a commit touched (path words).
 LAYERS: dict[str, re.Pattern[str]] = {
@@ -75,6 +80,8 @@ class Bulk:
     largest: CommitInfo | None  # the commit adding the most source lines
     core: int = 0  # source lines added to the layers' files (setup, tools, graph)
     core_hour: int = 0  # the most of those added within one CORE_MINUTES window
+    late: int = 0  # source lines added in the closing LATE_SPAN of the history's span
+    late_top: CommitInfo | None = None  # the commit adding the most of those
 
     @property
     def found(self) -> bool:
@@ -82,7 +89,13 @@ class Bulk:
             return False
         top = self.largest.lines if self.largest else 0
         return self.rapid >= RAPID_SHARE * self.total or top >= ONE_COMMIT_SHARE * self.total \
-            or self.core_found
+            or self.core_found or self.late_found
+
+    @property
+    def late_found(self) -> bool:
+        """Much of the code arrived at the very end: the history before it was thin, or was
+        rewritten so that the code lands last (a post-deadline drop)."""
+        return self.total >= MIN_LINES and self.late >= LATE_SHARE * self.total
 
     @property
     def core_found(self) -> bool:
@@ -111,7 +124,18 @@ def bulk(commits: list[CommitInfo]) -> Bulk:
             in_window -= core[window][1]
             window += 1
         hour = max(hour, in_window)
-    return Bulk(sum(c.lines for c in work), rapid, largest, sum(n for _w, n in core), hour)
+    late = late_commits(work)
+    return Bulk(sum(c.lines for c in work), rapid, largest, sum(n for _w, n in core), hour,
+                sum(c.lines for c in late), max(late, key=lambda c: c.lines, default=None))
+
+
+def late_commits(work: list[CommitInfo]) -> list[CommitInfo]:
+    """The commits dated in the closing LATE_SPAN of the history's span (first to last)."""
+    if len(work) < 2:
+        return []
+    first, last = min(c.when for c in work), max(c.when for c in work)
+    cut = last - (last - first) * LATE_SPAN
+    return [c for c in work if c.when > cut]
 
 
 def layers(commits: list[CommitInfo]) -> dict[str, int]:
@@ -146,10 +170,15 @@ def _bulk_fact(commits: list[CommitInfo], head: str) -> Evidence:
                f"commits made under {RAPID_SECONDS} s apart and {top} in the largest single "
                f"commit, over {len(commits)} commits")
     if len(commits) <= 2 or span <= BULK_MINUTES or b.found:
-        where = b.largest.sha if b.largest and top >= ONE_COMMIT_SHARE * b.total else head
+        where = b.largest.sha if b.largest and top >= ONE_COMMIT_SHARE * b.total else \
+            b.late_top.sha if b.late_found and b.late_top else head
+        late = (f"{b.late} of {b.total} source lines arrived in the last "
+                f"{LATE_SPAN:.0%} of the history's span (most in "
+                f"{b.late_top.sha[:7]}, +{b.late_top.lines}); " if b.late_found and b.late_top
+                else "")
         why = (f"{b.core_hour} of the {b.core} source lines of the agent's layers (state, "
                f"tools, graph, judges) were added within {CORE_MINUTES} minutes; " if
-               b.core_found else "") + measure if b.found else (
+               b.core_found else "") + late + measure if b.found else (
             f"the whole history is {len(commits)} commit(s) over {span:.0f} minutes, too few "
             "to show the code being built")
         return make(NAME, "Bulk upload: most of the code arrived at once", True, where,

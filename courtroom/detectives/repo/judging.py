@@ -19,11 +19,11 @@ from courtroom.detectives.repo.judging_facts import (
     llm_files,
     prose_only,
     schema_bodies,
-    synthesis_rules,
     validation,
 )
 from courtroom.detectives.repo.personas import Prompt, copied, find_prompts, similarities
 from courtroom.detectives.repo.python_facts import RETRY, structured_calls
+from courtroom.detectives.repo.rule_code import synthesis_rules
 from courtroom.detectives.repo.source import no_python
 from courtroom.models import Evidence, location_path
 from courtroom.untrusted import clip
@@ -154,21 +154,8 @@ def persona_prompts(case: Case) -> list[Evidence]:
     if not prompts:
         return out
     first = min(p.location for p in prompts.values())
-    sims, same = similarities(prompts), copied(prompts)
-    if sims:
-        worst, pasted = max(sims.values()), max(same.values())
-        distinct = worst <= 0.5 and pasted <= 0.5
-        why = (f"near-duplicate prompts (Jaccard {worst:.2f} > 0.5)" if worst > 0.5 else
-               f"prompts that share most of their text ({pasted:.0%} of the shorter one is "
-               "copied from another in runs of 40+ characters)")
-        out.append(make(name, "Persona prompts are distinct (word-set Jaccard)", True, first,
-                        ("distinct prompts (every pair Jaccard <= 0.5, under half copied)"
-                         if distinct else why) + ". Computed on the prompts found.", 0.85, tags,
-                        content="\n".join(f"{a}~{b}: Jaccard {v:.3f}, copied {same[(a, b)]:.3f}"
-                                          for (a, b), v in sims.items()),
-                        direction="supports" if distinct else "adverse",
-                        fix=None if distinct else f"at `{first}`, give each persona its own "
-                        "philosophy and scoring guidance."))
+    if len(prompts) > 1:
+        out.append(_distinct(prompts, first))
     short = sorted(p.persona for p in prompts.values() if len(p.text) < SUBSTANTIVE)
     out.append(make(name, "Persona prompts give substantive instructions", True, first,
                     (f"{', '.join(short)} prompt(s) are under {SUBSTANTIVE} characters: a "
@@ -180,6 +167,29 @@ def persona_prompts(case: Case) -> list[Evidence]:
                     fix="spell out what each persona looks for and how it scores." if short
                     else None))
     return out
+
+
+def _distinct(prompts: dict[str, Prompt], first: str) -> Evidence:
+    """Whether the persona prompts differ: in their own words, and as sent (with the blocks
+    pasted into each)."""
+    sims, same = similarities(prompts), copied(prompts)
+    worst, pasted = max(sims.values()), max(same.values())
+    distinct = worst <= 0.5 and pasted <= 0.5
+    pasting = any(p.sent != p.text for p in prompts.values())
+    why = (f"near-duplicate prompts (Jaccard {worst:.2f} > 0.5)" if worst > 0.5 else
+           f"prompts that share most of their text ({pasted:.0%} of the shorter one is "
+           "copied from another in runs of 40+ characters" + (
+               ", counting the blocks pasted into each: shared constants, filled "
+               "templates, serialised structures" if pasting else "") + ")")
+    return make("personas", "Persona prompts are distinct (word-set Jaccard)", True, first,
+                ("distinct prompts (every pair Jaccard <= 0.5, under half copied)"
+                 if distinct else why) + ". Computed on the prompts found.",
+                0.85, (REPO, "personas"),
+                content="\n".join(f"{a}~{b}: Jaccard {v:.3f}, copied {same[(a, b)]:.3f}"
+                                  for (a, b), v in sims.items()),
+                direction="supports" if distinct else "adverse",
+                fix=None if distinct else f"at `{first}`, give each persona its own "
+                "philosophy and scoring guidance.")
 
 
 @detective("synthesis", profile=AUTOMATON_AUDITOR, produces=declares(REPO, {

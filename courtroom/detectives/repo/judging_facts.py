@@ -39,19 +39,6 @@ _DECIDES = re.compile(r"score|verdict|judg|decid|rul(e|ing)|synthes|aggregat|wei
 #: A model call: LLM_CALL, or the chat/complete methods of a hand-rolled client.
 MODEL_CALL = re.compile(LLM_CALL.pattern + r"|\.(?:a?chat|a?complete|generate_content)\s*\(")
 
-#: The chief justice's named rules, each as what its code must mention (lower-cased).
-RULES: dict[str, tuple[re.Pattern[str], ...]] = {
-    "security override": (re.compile(r"secur"), re.compile(r"overrid|\bcap\b|_cap|cap_|min\(")),
-    "fact supremacy": (re.compile(r"supremacy|hallucinat|\.found\b|\[['\"]found['\"]\]|"
-                                  r"not_found|missing_evidence|fact_check|cited_evidence"),),
-    "functionality weight": (re.compile(r"weight|functionality"),),
-    "dissent summary": (re.compile(r"dissent"),),
-    "variance re-evaluation": (re.compile(r"variance|max\([^)]*\)\s*-\s*min\("),
-                               re.compile(r"re_?evaluat|reevaluat|re-evaluat|rehear|re_?exam"
-                                          r"|second_look|re_?judge|retrial|re_?deliberat")),
-}
-
-
 def code_text(sf: SourceFile, *, strings: bool = True) -> str:
     """The file's source with comments and docstrings blanked (line numbers kept); with
     ``strings=False`` every string literal too, so code quoted as data (a prompt, a
@@ -183,25 +170,6 @@ def verdict_by_rules(index: SourceIndex) -> tuple[bool, str]:
     rules = [f for f in functions if f.branches >= 2 and not f.llm_calls]
     return (bool(rules), f"rule code in {rules[0].name} at {rules[0].location}" if rules else
             "no rule-based chief justice function found")
-
-
-def synthesis_rules(index: SourceIndex) -> dict[str, Hit | None]:
-    """Each named rule of the chief justice: where its code is, or None when absent."""
-    texts = [(sf, code_text(sf)) for sf in justice_files(index)]
-    out: dict[str, Hit | None] = {}
-    for rule, patterns in RULES.items():
-        out[rule] = None
-        for sf, text in texts:
-            low = text.lower()
-            found = [p.search(low) for p in patterns]
-            if all(found):
-                first = found[-1]
-                assert first is not None
-                line = line_of(low, first.start())
-                out[rule] = Hit(sf.path, line,
-                                " ".join(text.splitlines()[line - 1].split())[:160])
-                break
-    return out
 
 
 #: A request body built as data that makes the API enforce a JSON schema on the answer

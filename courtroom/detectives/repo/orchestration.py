@@ -195,7 +195,28 @@ def _parallel(facts: GraphFacts, first: str) -> list[Evidence]:
                             (*role_tags, "missing"), direction="adverse",
                             fix=f"add an edge from one node to each of the {role.lower()} so "
                             "they run in the same superstep."))
+            workers = [n for n in names if not _JOINER.search(n)]
+            if len(workers) == 1:
+                out.append(_one_node(facts, role, workers[0], first, role_tags))
     return out
+
+
+#: Node names of a step that gathers branches rather than doing a role's work.
+_JOINER = re.compile(r"aggregat|collect|merg|join|gather|combin|sync|barrier", re.I)
+
+
+def _one_node(facts: GraphFacts, role: str, node: str, first: str,
+              tags: tuple[str, ...]) -> Evidence:
+    """A role's whole stage as one graph node: the graph has no branches to fan out to or
+    join, whatever the node does inside (a loop, asyncio.gather)."""
+    where = facts.nodes.get(node, first)
+    return make(NAME, f"{role} are separate graph nodes", True, where,
+                f"All the {role.lower()}' work runs inside the one node {node}: the graph "
+                f"has no {role.lower()[:-1]} branches to fan out to or join, so LangGraph "
+                "cannot run, retry or trace them apart, and the stage's fan-out and fan-in "
+                "are absent.", 0.8, tags, content=node, direction="adverse",
+                fix=f"at `{where}`, add each of the {role.lower()} as its own node, with an "
+                "edge to each from the step before and from each into the aggregator.")
 
 
 def _conditional(facts: GraphFacts, first: str) -> list[Evidence]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from courtroom.detectives.common import is_test_path
 from courtroom.detectives.parsing import (
@@ -42,6 +42,7 @@ class ClassFact:
     location: str
     fields: list[str]
     reducers: list[tuple[str, str, str]]  # (field, reducer, location)
+    places: dict[str, str] = field(default_factory=dict)  # field name -> location
 
 
 def classes(index: SourceIndex) -> list[ClassFact]:
@@ -53,16 +54,18 @@ def classes(index: SourceIndex) -> list[ClassFact]:
             if not STATE_BASES.search(bases):
                 continue
             name = node_text(caps["class.name"][0])
-            fields, reducers = _fields(sf, caps["class.body"][0])
+            fields, reducers, places = _fields(sf, caps["class.body"][0])
             out.append(ClassFact(name, bases.strip("()"), sf.loc(caps["class"][0]), fields,
-                                 reducers))
+                                 reducers, places))
     return out
 
 
-def _fields(sf: SourceFile, body: Node) -> tuple[list[str], list[tuple[str, str, str]]]:
-    """Annotated fields of a class body and those with reducers."""
+def _fields(sf: SourceFile, body: Node) -> tuple[list[str], list[tuple[str, str, str]],
+                                                 dict[str, str]]:
+    """Annotated fields of a class body, those with reducers, and where each is declared."""
     fields: list[str] = []
     reducers: list[tuple[str, str, str]] = []
+    places: dict[str, str] = {}
     for stmt in body.named_children:
         if stmt.type != "expression_statement" or not stmt.named_children:
             continue
@@ -74,10 +77,11 @@ def _fields(sf: SourceFile, body: Node) -> tuple[list[str], list[tuple[str, str,
             continue
         name = sf.text(left)
         fields.append(f"{name}: {' '.join(sf.text(kind).split())[:80]}")
+        places.setdefault(name, sf.loc(assign))
         reducer = reducer_of(sf.text(kind))
         if reducer:
             reducers.append((name, reducer, sf.loc(assign)))
-    return fields, reducers
+    return fields, reducers, places
 
 
 def _top_level_split(text: str) -> list[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from courtroom.detectives.base import AUTOMATON_AUDITOR, Case, declares, detective
 from courtroom.detectives.common import REPO, is_test_path, make
 from courtroom.detectives.parsing import SourceIndex, source_index
@@ -108,6 +110,31 @@ def state_facts(case: Case) -> list[Evidence]:
     return out
 
 
+#: A field annotation that holds many items: parallel writers overwrite it without a reducer.
+_COLLECTION = re.compile(r"\b(?:list|List|dict|Dict|Sequence|Mapping|set|Set|MutableMapping|"
+                         r"DefaultDict|defaultdict)\b")
+
+
+def _unreduced(state: ClassFact, held: list[str]) -> list[Evidence]:
+    """Evidence and opinion collections of the state that carry no reducer, while others
+    do: the state shows how writes are merged, and this collection is left to overwrites."""
+    reduced = {f for f, _r, _w in state.reducers}
+    bare = [f for f in held if f.split(":", 1)[0] not in reduced and
+            _COLLECTION.search(f.split(":", 1)[-1])]
+    out = []
+    for declared in bare[:MAX_ITEMS]:
+        field = declared.split(":", 1)[0].strip()
+        where = state.places.get(field, state.location)
+        out.append(make("state", "Evidence or opinion collection without a reducer", True,
+                        where, f"{state.name}.{field} holds evidence or opinions but has no "
+                        "reducer, while other fields of the state have one: every node that "
+                        "returns it replaces what earlier or parallel nodes wrote.", 0.7,
+                        (REPO, "state"), content=declared, direction="adverse",
+                        fix=f"at `{where}`, annotate it with a reducer, e.g. Annotated[..., "
+                        "operator.add] for a list or operator.ior for a dict."))
+    return out
+
+
 def _state_collections(state: ClassFact) -> list[Evidence]:
     """Whether the graph state holds evidence and opinions, and merges parallel writes."""
     name, tags = "state", (REPO, "state")
@@ -125,6 +152,7 @@ def _state_collections(state: ClassFact) -> list[Evidence]:
                      "merge their writes instead of overwriting them.", 0.95, tags,
                      content=f"{state.name}.{field}: {reducer}", direction="supports")
                 for field, reducer, where in state.reducers[:MAX_ITEMS]]
+        out += _unreduced(state, held)
     else:
         out.append(make(name, "State field with a reducer", False, state.location,
                         f"No field of {state.name} is Annotated with a reducer: parallel "

@@ -22,9 +22,9 @@ from courtroom.detectives.repo.judging_facts import (
     justice_files,
     line_of,
     llm_files,
-    synthesis_rules,
 )
 from courtroom.detectives.repo.python_facts import RETRY, structured_calls
+from courtroom.detectives.repo.rule_code import synthesis_rules
 from courtroom.detectives.repo.workspace import Workspace
 from courtroom.detectives.report.pdf_claims import ClaimCheck, claim_sentences, first_claim
 from courtroom.detectives.report.pdf_read import PdfData

@@ -66,6 +66,14 @@ class Concept:
         hits = {i for stems in self.variants for i in _near(stems, words, text, found)}
         return [found[i].start() for i in sorted(hits)]
 
+    def worded_in(self, text: str) -> bool:
+        """Whether the text uses the concept's name or its distinctive word in any role,
+        even one that does not name the concept ("dialectical tension")."""
+        if self.named_in(text):
+            return True
+        heads = {max(v, key=len) for v in self.variants if max(len(s) for s in v) >= HEAD_LENGTH}
+        return any(w.startswith(h) for w in tokens(text) for h in heads)
+
     def hinted_in(self, text: str) -> bool:
         """Whether the text holds every hint stem the rubric ties to this concept."""
         if len(self.hints) < 2:

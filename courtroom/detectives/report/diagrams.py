@@ -28,6 +28,9 @@ from courtroom.untrusted import clip
 
 NAME = "diagrams"
 TAGS = (IMAGES, "diagram")
+#: A diagram that draws parallel branches. Not the code's "parallelism" tag: a picture in
+#: the report is judged as the report's diagram, never as proof of how the code runs.
+DRAWN_PARALLEL = "drawn_parallel"
 #: Points above or below an image where its caption may sit.
 CAPTION_REACH = 40.0
 #: Fewest edges that make a drawing a diagram (with MIN_NODES connected boxes).
@@ -107,7 +110,7 @@ def _graph(case: Case, d: Drawing, where: str, what: str,
     direction: Direction = ("adverse" if held.contradicts else
                             "context" if held.generic else "supports")
     out = [make(NAME, f"{what} in the report", True, where,
-                said + note, 0.8, (*tags, "parallelism"), content=content, direction=direction,
+                said + note, 0.8, (*tags, DRAWN_PARALLEL), content=content, direction=direction,
                 fix=held.fix(where) if held.contradicts else None)]
     if held.overstates:
         out.append(make(NAME, f"{what} in the report shows joins the code lacks", True, where,
@@ -168,7 +171,7 @@ def _text(t: TextDiagram, images: list[Evidence]) -> Evidence:
     direction: Direction = "supports" if fans and drawn else "context"
     return make(NAME, f"Diagram written as text ({t.kind})", True, f"pdf:page {t.page}",
                 f"{what} starting on page {t.page}: {shape}; {t.edges} arrows.{beside}",
-                WEAK, (*TAGS, "text_diagram", "parallelism") if fans else (*TAGS, "text_diagram"),
+                WEAK, (*TAGS, "text_diagram", *([DRAWN_PARALLEL] if fans else [])),
                 content=clip(f"{t.kind} | {shape} | nodes: {', '.join(t.nodes[:12])}", 500),
                 direction=direction)
 
@@ -178,7 +181,7 @@ def _text(t: TextDiagram, images: list[Evidence]) -> Evidence:
     "image": "a diagram drawn as an image",
     "unread": "an image the audit could not read",
     "text_diagram": "a diagram read from the report's text",
-    "parallelism": "a diagram that draws a fan-out and its join",
+    DRAWN_PARALLEL: "a diagram that draws a fan-out and its join (the code's is `parallelism`)",
     "linear": "a diagram drawn as a straight line",
     "mismatch": "a diagram whose boxes or arrows the code does not have",
     "missing": "no diagram in the report",

@@ -73,6 +73,19 @@ def is_heading(line: str) -> bool:
     return title and (bool(numbered) or len(words) >= 2 or len(words[0]) >= 6)
 
 
+def sections(text: str) -> list[str]:
+    """The page's text cut before each heading line (a wrapped heading stays whole)."""
+    out: list[list[str]] = [[]]
+    heading = False
+    for line in text.splitlines():
+        head = bool(line.strip()) and is_heading(line)
+        if head and not heading and any(x.strip() for x in out[-1]):
+            out.append([])
+        out[-1].append(line)
+        heading = head if line.strip() else heading
+    return ["\n".join(lines) for lines in out if any(x.strip() for x in lines)]
+
+
 def _flatten(text: str) -> tuple[str, list[int], list[int]]:
     """The page's text on one line (whitespace runs as one space), where each heading line
     starts in it, and where each heading line starts or ends (the edges of headings)."""
@@ -192,12 +205,15 @@ def analyse(pdf: PdfData, concepts: list[Concept], ws: Workspace) -> list[Concep
             if graded[i] <= MAX_GRADED:
                 level, ties, mech = grade(passage, ws, listed=listed)
                 finding.offer(level, page.number, passage, ties, mech)
-        units = sentences(page.text)
-        for k in range(len(units)):
-            window = " ".join(units[k:k + REACH])
+        # Other words explain a concept within one section: a window never runs past a
+        # heading, and one that uses the concept's own word (as a modifier: "dialectical
+        # tension") is not the concept told in other words.
+        units = [u for section in sections(page.text) for u in [sentences(section)]]
+        windows = [" ".join(unit[k:k + REACH]) for unit in units for k in range(len(unit))]
+        for window in windows:
             for concept, finding in zip(concepts, findings, strict=True):
                 if finding.level != "explained" and concept.hinted_in(window) and \
-                        not concept.named_in(window):
+                        not concept.worded_in(window):
                     level, ties, mech = grade(window, ws, listed=False)
                     if level == "explained":
                         finding.offer(level, page.number, window, ties, mech, paraphrased=True)

@@ -326,3 +326,39 @@ def test_unread_routes_claim_no_unreached_node(tmp_path: Path, open_case: OpenCa
                            "g.add_conditional_edges(\"judges\", ROUTES[0])")
     ev = orchestration(open_case(make_repo(tmp_path / "r", files={"g.py": unread})))
     assert not by_goal(ev, "Nodes no run reaches")
+
+
+ONE_DETECTIVE_NODE = '''import asyncio
+from langgraph.graph import StateGraph, START, END
+
+
+async def run_detectives(state):
+    return await asyncio.gather(repo(state), doc(state), vision(state))
+
+
+builder = StateGraph(dict)
+builder.add_node("Detectives", run_detectives)
+builder.add_node("EvidenceAggregator", lambda s: s)
+for judge in ("Prosecutor", "Defense", "TechLead"):
+    builder.add_node(judge, lambda s: s)
+    builder.add_edge("EvidenceAggregator", judge)
+    builder.add_edge(judge, "ChiefJustice")
+builder.add_node("ChiefJustice", lambda s: s)
+builder.add_edge(START, "Detectives")
+builder.add_edge("Detectives", "EvidenceAggregator")
+builder.add_edge("ChiefJustice", END)
+'''
+
+
+def test_a_stage_run_inside_one_node_has_no_fan_out_or_fan_in(tmp_path: Path,
+                                                                open_case: OpenCase) -> None:
+    ev = orchestration(open_case(make_repo(tmp_path / "r",
+                                           files={"src/graph.py": ONE_DETECTIVE_NODE})))
+    one = by_goal(ev, "Detectives are separate graph nodes")[0]
+    assert one.found and one.direction == "adverse" and one.location == "src/graph.py:10"
+    assert "Detectives" in one.rationale and "`src/graph.py:10`" in (one.fix or "")
+    assert by_goal(ev, "Judges run in parallel")[0].direction == "supports"
+    assert not by_goal(ev, "Judges are separate graph nodes")
+    # Detectives wired as nodes of their own carry no such charge.
+    ev = orchestration(open_case(exemplary_submission(tmp_path / "s")))
+    assert not by_goal(ev, "are separate graph nodes")

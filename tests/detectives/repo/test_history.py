@@ -145,3 +145,24 @@ def test_the_agents_layers_written_within_an_hour_are_bulk(tmp_path: Path,
               for i, c in enumerate(core)]
     ev = history(open_case(make_repo(tmp_path / "s", spread + rest)))
     assert by_goal(ev, "Code arrived in steps")[0].direction == "supports"
+
+
+def test_most_of_the_code_arriving_at_the_very_end_is_a_late_bulk_arrival(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    # Nine days of small steps, then over 40% of the code on the last day, in ordinary-sized
+    # commits hours apart: no burst and no single huge commit, but the code came last.
+    early = [Commit(f"step {d}", {f"src/m{d}.py": _module(80)},
+                    date=f"2026-02-0{d + 1}T10:00:00+00:00") for d in range(5)]
+    late = [Commit(f"fix issues {i}", {f"src/late{i}.py": _module(100)},
+                   date=f"2026-02-10T{10 + 3 * i}:00:00+00:00") for i in range(3)]
+    repo = make_repo(tmp_path / "r", early + late)
+    bulk = by_goal(history(open_case(repo)), "Bulk upload")[0]
+    assert bulk.direction == "adverse"
+    assert "300 of 700 source lines arrived in the last 10% of the history's span" in \
+        bulk.rationale
+    assert bulk.location != head_sha(repo)  # the largest late commit, not the head
+    # The same commits spread over the days are steps.
+    spread = [Commit(c.message, c.files, date=f"2026-02-{i + 1:02d}T10:00:00+00:00")
+              for i, c in enumerate(early + late)]
+    ev = history(open_case(make_repo(tmp_path / "s", spread)))
+    assert by_goal(ev, "Code arrived in steps")[0].direction == "supports"

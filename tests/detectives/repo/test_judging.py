@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from builders import make_repo
 
 from courtroom.detectives.repo.judging import chief_justice, persona_prompts, structured_output
@@ -282,3 +283,91 @@ def test_a_model_named_for_prose_whose_answer_becomes_the_score_decides(
     bad = by_goal(ev, "Chief justice delegates the verdict")[0]
     assert bad.direction == "adverse" and "write_summary" in bad.rationale
     assert not by_goal(ev, "Model writes prose")
+
+
+def _mandate(name: str) -> str:
+    """A persona's own text: words no other persona uses."""
+    return f"You are the {name.title()}. " + " ".join(
+        f"{name.lower()}{chr(97 + i)}" for i in range(30)) + ". "
+
+
+_PERSONAS = ("PROSECUTOR", "DEFENSE", "TECH_LEAD")
+_SCAFFOLD = ("Review the evidence for the criterion, list what it shows and what it lacks, "
+             "score it from one to five against the rubric levels, cite every evidence id "
+             "you rely on, and return the opinion as JSON matching the schema. ") * 2
+
+
+@pytest.mark.parametrize("shape", ["fstring", "template", "dump"])
+def test_a_block_pasted_into_every_persona_prompt_counts_as_shared_text(
+        tmp_path: Path, open_case: OpenCase, shape: str) -> None:
+    # The shared text is written once and pasted into each prompt: the prompts as sent
+    # share most of their text though each literal differs.
+    if shape == "fstring":
+        code = f"SCAFFOLD = {_SCAFFOLD!r}\n" + "".join(
+            f"{k}_PROMPT = (\n    {_mandate(k)!r}\n    f\"{{SCAFFOLD}}\"\n)\n"
+            for k in _PERSONAS)
+    elif shape == "template":
+        code = f"SCAFFOLD = {_SCAFFOLD!r}\n" + "".join(
+            f"{k}_PROMPT = {_mandate(k) + '{scaffold} Criterion: {criterion}'!r}\n"
+            for k in _PERSONAS)
+    else:
+        code = "import json\n\n\ndef prompts(rubric):\n" + "".join(
+            f"    {k.lower()}_prompt = (\n        {_mandate(k)!r}\n"
+            f"        f\"RUBRIC: {{json.dumps(rubric['dimensions'], indent=2)}}\"\n    )\n"
+            for k in _PERSONAS) + "    return prosecutor_prompt\n"
+    ev = persona_prompts(_case(tmp_path, open_case, {"src/judges.py": code}))
+    item = by_goal(ev, "Persona prompts are distinct")[0]
+    assert item.direction == "adverse", item.rationale
+    assert "pasted" in item.rationale
+
+
+def test_shared_guard_clauses_beside_long_own_mandates_stay_distinct(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    guard = "Cite only evidence ids that appear in the evidence list; never invent a path. "
+    code = f"GUARD = {guard!r}\n" + "".join(
+        f"{k}_PROMPT = (\n    {_mandate(k) * 3!r}\n    f\"{{GUARD}}\"\n)\n" for k in _PERSONAS)
+    ev = persona_prompts(_case(tmp_path, open_case, {"src/judges.py": code}))
+    assert by_goal(ev, "Persona prompts are distinct")[0].direction == "supports"
+
+
+_CJ_HEAD = ("def chief_justice(opinions, evidences):\n"
+            "    final_score = round(sum(o.score for o in opinions) / len(opinions))\n")
+
+
+@pytest.mark.parametrize(("body", "rule"), [
+    # The evidence check only words the remediation: it overrules nothing.
+    ("    missing = [e for e in evidences if e.found is False]\n"
+     "    remediation = 'ok'\n"
+     "    if missing:\n"
+     "        remediation = 'Address failures in: ' + ', '.join(e.location for e in missing)\n"
+     "    return final_score, remediation\n", False),
+    # The check is a branch that caps the score.
+    ("    if any(not e.found for e in evidences):\n"
+     "        final_score = min(final_score, 2)\n"
+     "    return final_score\n", True),
+    # The check sets a flag a later branch turns into a score.
+    ("    contradicted = False\n"
+     "    for e in evidences:\n"
+     "        if e.found is False:\n"
+     "            contradicted = True\n"
+     "    if contradicted:\n"
+     "        final_score = 1\n"
+     "    return final_score\n", True),
+])
+def test_fact_supremacy_counts_only_where_the_facts_change_a_score(
+        tmp_path: Path, open_case: OpenCase, body: str, rule: bool) -> None:
+    ev = chief_justice(_case(tmp_path, open_case, {"src/justice.py": _CJ_HEAD + body}))
+    fact = by_goal(ev, "Chief justice rule: fact supremacy")[0]
+    assert (fact.direction == "supports") is rule, fact.rationale
+
+
+def test_fact_supremacy_in_a_helper_whose_answer_gates_the_score(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    code = ("def _evidence_supports(evidences):\n"
+            "    return any(e.found for e in evidences)\n\n\n" + _CJ_HEAD +
+            "    if not _evidence_supports(evidences):\n"
+            "        final_score = min(o.score for o in opinions)\n"
+            "    return final_score\n")
+    ev = chief_justice(_case(tmp_path, open_case, {"src/justice.py": code}))
+    fact = by_goal(ev, "Chief justice rule: fact supremacy")[0]
+    assert fact.direction == "supports" and fact.location == "src/justice.py:2"

@@ -109,3 +109,23 @@ def test_huge_python_file_is_skipped(tmp_path: Path, open_case: OpenCase) -> Non
     assert "1 skipped" in ev[0].rationale
 
 
+
+
+def test_an_evidence_collection_left_without_a_reducer_beside_reduced_ones(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    code = ("import operator\nfrom typing import Annotated\nfrom pydantic import BaseModel\n\n\n"
+            "class Evidence(BaseModel):\n    goal: str\n\n\n"
+            "class AgentState(BaseModel):\n"
+            "    repo_url: str\n"
+            "    evidences: dict[str, list[Evidence]] = {}\n"
+            "    opinions: Annotated[list[str], operator.add] = []\n"
+            "    evidence_registry: EvidenceRegistry | None = None\n")
+    ev = state_facts(open_case(make_repo(tmp_path / "r", [Commit("state", {"s.py": code})])))
+    bare = by_goal(ev, "Evidence or opinion collection without a reducer")
+    assert len(bare) == 1  # the registry is one object, not a collection parallel nodes fill
+    assert bare[0].direction == "adverse" and bare[0].location == "s.py:12"
+    assert "`s.py:12`" in (bare[0].fix or "") and "AgentState.evidences" in bare[0].rationale
+    ok = code.replace("evidences: dict[str, list[Evidence]] = {}",
+                      "evidences: Annotated[dict[str, list[Evidence]], operator.ior] = {}")
+    ev = state_facts(open_case(make_repo(tmp_path / "s", [Commit("state", {"s.py": ok})])))
+    assert not by_goal(ev, "Evidence or opinion collection without a reducer")

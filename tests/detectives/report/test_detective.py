@@ -123,7 +123,8 @@ def test_diagrams_located_with_labels_and_branches(tmp_path: Path, open_case: Op
     assert "fan-out: START" in (drawing.content or "") and drawing.direction == "supports"
     for label in ("prosecutor", "defense", "tech_lead", "START"):
         assert label in (drawing.content or "")
-    assert {"diagram", "parallelism"} <= set(drawing.tags)
+    assert {"diagram", "drawn_parallel"} <= set(drawing.tags)
+    assert "parallelism" not in drawing.tags
 
 
 def test_no_diagram(tmp_path: Path, open_case: OpenCase) -> None:

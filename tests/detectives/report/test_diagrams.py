@@ -7,10 +7,12 @@ from pathlib import Path
 import pytest
 from builders import make_pdf
 
+from courtroom.detectives.docket import evidence_for
 from courtroom.detectives.report import diagram_graph
 from courtroom.detectives.report.diagram_text import box_drawing
 from courtroom.detectives.report.diagrams import diagrams
 from courtroom.detectives.report.pdf_read import PageData
+from courtroom.rubric import default_rubric_path, load_rubric
 from detectives.conftest import OpenCase, by_goal
 from detectives.pdf_builders import chain, drawn_pdf, two_fan_outs
 from detectives.submissions import exemplary_submission, flawed_submission
@@ -21,9 +23,13 @@ def test_two_three_way_fan_outs_are_not_linear(tmp_path: Path, open_case: OpenCa
     pdf = drawn_pdf(tmp_path / "d.pdf", boxes, arrows)
     item = by_goal(diagrams(open_case(exemplary_submission(tmp_path / "r"), pdf)),
                    "Vector diagram in the report")[0]
-    assert item.direction == "supports" and "parallelism" in item.tags
+    assert item.direction == "supports" and "drawn_parallel" in item.tags
     assert "fan-out: START, aggregator" in (item.content or "")
     assert "fan-in: aggregator, chief_justice" in (item.content or "")
+    # The picture is the report's diagram: judged there, never as proof of the code's graph.
+    rubric = {d.id: d for d in load_rubric(default_rubric_path()).dimensions}
+    assert item in evidence_for(rubric["swarm_visual"], [item])
+    assert not evidence_for(rubric["graph_orchestration"], [item])
 
 
 def test_arrows_without_heads_flow_down_the_page(tmp_path: Path, open_case: OpenCase) -> None:
@@ -62,7 +68,7 @@ def test_mermaid_source_is_read_but_is_not_a_drawing(tmp_path: Path,
                    "Diagram written as text (mermaid)")[0]
     assert item.location == "pdf:page 1" and item.direction == "context"
     assert "fan-out at START, Aggregator; fan-in at Aggregator" in item.rationale
-    assert {"text_diagram", "parallelism"} <= set(item.tags)
+    assert {"text_diagram", "drawn_parallel"} <= set(item.tags)
 
 
 def test_box_drawing_figure_shows_its_branches() -> None:
@@ -81,7 +87,7 @@ def test_an_image_is_reported_without_guessing_its_shape(tmp_path: Path,
                    "Diagram image in the report")[0]
     assert item.location == "pdf:page 4" and item.direction == "context"
     assert "80x80 pt on page 4" in item.rationale and "not read offline" in item.rationale
-    assert "parallelism" not in item.tags and "shape=unknown" in (item.content or "")
+    assert "drawn_parallel" not in item.tags and "shape=unknown" in (item.content or "")
 
 
 def test_mermaid_beside_a_figure_image_counts_weakly(tmp_path: Path,

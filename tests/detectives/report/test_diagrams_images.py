@@ -49,7 +49,7 @@ def test_an_image_of_a_graph_gives_the_facts_of_its_vector_drawing(
     assert _facts(image) == _facts(vector)
     assert _facts(image)[0] == {"START", "aggregator"}
     assert image.direction == vector.direction == "supports"
-    assert {"image", "parallelism"} <= set(image.tags) and image.location == "pdf:page 1"
+    assert {"image", "drawn_parallel"} <= set(image.tags) and image.location == "pdf:page 1"
     assert "it names 4 of the code's 10 nodes" in image.rationale
     assert image.rationale == vector.rationale.replace("Vector diagram", "Diagram image")
 
@@ -104,7 +104,7 @@ def test_without_the_reader_an_image_is_unread_with_the_install_command(
     pdf = image_pdf(tmp_path / "i.pdf", graph_png(*two_fan_outs()))
     ev = diagrams(open_case(exemplary_submission(tmp_path / "r"), pdf))
     item = by_goal(ev, "Diagram image in the report")[0]
-    assert item.found and item.direction == "context" and "parallelism" not in item.tags
+    assert item.found and item.direction == "context" and "drawn_parallel" not in item.tags
     assert "no module 'rapidocr'" in item.rationale
     assert "pip install 'courtroom[vision]'" in item.rationale
     assert "shape=unknown" in (item.content or "")

@@ -174,3 +174,22 @@ def test_a_code_name_in_prose_casing_ties_to_the_code(tmp_path: Path,
                      "StateMachine.", ws)
     assert "RepoInvestigator" in ties and "EvidenceAggregator" in ties
     assert "LangGraph" not in ties and "StateMachine" not in ties
+
+
+def test_the_concepts_own_word_in_another_role_is_no_paraphrase(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    dim = concept_dimension("Search for 'Dialectical Synthesis' and 'Backpressure'.",
+                            "Dialectical Synthesis is implemented via three parallel judge "
+                            "personas.")
+    text = ("The three judge personas run in parallel on the evidence, because each\n"
+            "reads it through its own lens; the chief_justice in src/justice.py then\n"
+            "weighs them. Dialectical tension between the judge personas improved the\n"
+            "scores when they were compared.")
+    ws = open_case(exemplary_submission(tmp_path / "r")).workspace
+    found = analyse(PdfData("r.pdf", [PageData(1, text)], 1), rubric_concepts([dim]), ws)
+    assert next(f for f in found if f.concept == "Dialectical Synthesis").level != "explained"
+    # The same explanation without the concept's word is the concept in other words.
+    other = text.replace("Dialectical tension", "Tension")
+    found = analyse(PdfData("r.pdf", [PageData(1, other)], 1), rubric_concepts([dim]), ws)
+    explained = next(f for f in found if f.concept == "Dialectical Synthesis")
+    assert explained.level == "explained" and explained.paraphrased
