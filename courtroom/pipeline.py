@@ -64,6 +64,19 @@ def _noop(stage: str, done: int, total: int) -> None:
     return None
 
 
+@dataclass(frozen=True)
+class _Audit:
+    """What every stage of one audit reads: the settings, the rubric, the case, the target,
+    and where progress is told. Built once, before the first stage; no stage changes it."""
+
+    config: AuditConfig
+    rubric: Rubric
+    case: Case
+    target: Target
+    trace: Trace
+    progress: Progress
+
+
 def audit(
     config: AuditConfig,
     *,
@@ -93,7 +106,7 @@ def audit(
             commit=config.commit or workspace.commit,
             pdf=pdf_display,
         )
-        return _run(config, rubric, case, target, judges, key, trace, progress)
+        return _run(_Audit(config, rubric, case, target, trace, progress), judges, key)
 
 
 def _ready(backend: Backend) -> Future[Backend]:
@@ -128,30 +141,22 @@ def _pdf_display(pdf: Path | None, root: Path) -> str | None:
         return pdf.name
 
 
-def _run(
-    config: AuditConfig,
-    rubric: Rubric,
-    case: Case,
-    target: Target,
-    judges: Future[Backend],
-    key: bytes | None,
-    trace: Trace,
-    progress: Progress,
-) -> AuditOutcome:
-    detection = _detect(case, detectives_for(rubric.rubric_metadata.profile), trace,
-                        progress)
+def _run(run: _Audit, judges: Future[Backend], key: bytes | None) -> AuditOutcome:
+    config, case, trace = run.config, run.case, run.trace
+    detection = _detect(run)
     pool, security = against_base(config, case, {e.id: e for e in detection.evidence},
                                   detection.security)
-    judged = _judge(config, rubric, case, pool, judges.result(), trace, progress)
-    pool.update(mark_diff(judged.court.new_evidence, case.diff))  # remands' finds join it
+    judged = _judge(run, pool, judges.result())
+    # What the court's remands found joins a new pool; the one the judges read stays as it was.
+    pool = {**pool, **mark_diff(judged.court.new_evidence, case.diff)}
     try:
-        results = _synthesise(rubric, pool, judged, trace)
+        results = _synthesise(run.rubric, pool, judged, trace)
     except SynthesisError as exc:
         trace.event("synthesise", "critical_failure", error=str(exc))
-        paths = write_partial(config.out_dir, target, pool, judged.court.opinions,
+        paths = write_partial(config.out_dir, run.target, pool, judged.court.opinions,
                                [*error_lines(detection.problems), str(exc)], trace)
         return AuditOutcome(None, EXIT_CRITICAL, paths, f"critical failure: {exc}")
-    verdict = _conclude(config, rubric, security, target, pool, results, judged, detection)
+    verdict = _conclude(run, security, pool, results, judged, detection)
     trace.event("verdict", "concluded", overall_score=verdict.overall_score,
                 conclusion=verdict.conclusion)
     verdict = integrity.seal(verdict, key)
@@ -172,23 +177,17 @@ class _Judged:
     notes: list[Problem]
 
 
-def _detect(case: Case, only: list[str], trace: Trace, progress: Progress) -> Detection:
-    progress("detect", 0, 1)
-    with trace.span("detect", "detectives"):
-        detection = run_detectives(case, trace=trace, only=only)
-    progress("detect", 1, 1)
+def _detect(run: _Audit) -> Detection:
+    run.progress("detect", 0, 1)
+    with run.trace.span("detect", "detectives"):
+        detection = run_detectives(run.case, trace=run.trace,
+                                   only=detectives_for(run.rubric.rubric_metadata.profile))
+    run.progress("detect", 1, 1)
     return detection
 
 
-def _judge(
-    config: AuditConfig,
-    rubric: Rubric,
-    case: Case,
-    pool: dict[str, Evidence],
-    backend: Backend,
-    trace: Trace,
-    progress: Progress,
-) -> _Judged:
+def _judge(run: _Audit, pool: dict[str, Evidence], backend: Backend) -> _Judged:
+    config, rubric, case, trace = run.config, run.rubric, run.case, run.trace
     shown = {d.id: evidence_for(d, pool.values()) for d in rubric.dimensions}
     cut = {d.id: left_out(d, pool.values(), shown[d.id]) for d in rubric.dimensions}
     requests = [
@@ -201,11 +200,10 @@ def _judge(
     vision = case.transcriber if isinstance(case.transcriber, ClaudeVision) else None
     bench = JudgeBench(backend, max_workers=config.max_concurrency, cache=cache, trace=trace,
                        max_cost_usd=vision.remaining() if vision else config.max_cost_usd)
-    progress("judge", 0, len(requests))
+    run.progress("judge", 0, len(requests))
     with trace.span("judge", "bench", calls=len(requests), bench=backend.name):
         try:
-            court = _judge_and_hear(config, rubric, case, pool, shown, requests, bench, trace,
-                                    progress)
+            court = _judge_and_hear(run, pool, shown, requests, bench)
         finally:
             bench.close()
     usage = vision.add_to(bench.usage) if vision else bench.usage
@@ -231,15 +229,14 @@ def _synthesise(
 
 
 def _conclude(
-    config: AuditConfig,
-    rubric: Rubric,
+    run: _Audit,
     security: SecurityReport | None,
-    target: Target,
     pool: dict[str, Evidence],
     results: list[CriterionResult],
     judged: _Judged,
     detection: Detection,
 ) -> Verdict:
+    config, rubric = run.config, run.rubric
     # The cost cap's notes name the criteria it sent to the offline bench; a scan that
     # could not see every source file must not pass the gate (it fails closed); a
     # criterion nothing covers is reported (neutral; failure with fail-on-uncovered).
@@ -249,7 +246,7 @@ def _conclude(
                               incomplete=bool(problems), fail_closed=config.fail_closed,
                               fail_on_uncovered=config.fail_on_uncovered)
     return Verdict(
-        target=target,
+        target=run.target,
         rubric=RubricRef(name=rubric.rubric_metadata.rubric_name,
                          version=rubric.rubric_metadata.version, sha256=rubric.sha256),
         bench=judged.bench_name,
@@ -267,29 +264,25 @@ def _conclude(
 
 
 def _judge_and_hear(
-    config: AuditConfig,
-    rubric: Rubric,
-    case: Case,
+    run: _Audit,
     pool: dict[str, Evidence],
     shown: dict[str, list[Evidence]],
     requests: list[JudgeRequest],
     bench: JudgeBench,
-    trace: Trace,
-    progress: Progress,
 ) -> CourtOutcome:
     """First round and court on one bounded bench: a criterion's hearing starts as soon as
     its own three opinions are in."""
     answers = bench.submit(requests)
     done = itertools.count(1)
     for future in answers:
-        future.add_done_callback(lambda _f: progress("judge", next(done), len(requests)))
-    opening = {d.id: _opening(d.id, requests, answers) for d in rubric.dimensions}
-    limits = limits_for(rubric, config.court_limits)
-    if not (config.court and limits.enabled):
+        future.add_done_callback(lambda _f: run.progress("judge", next(done), len(requests)))
+    opening = {d.id: _opening(d.id, requests, answers) for d in run.rubric.dimensions}
+    limits = limits_for(run.rubric, run.config.court_limits)
+    if not (run.config.court and limits.enabled):
         return CourtOutcome(opinions={cid: wait() for cid, wait in opening.items()})
-    with trace.span("hear", "court"):
-        return hold_court(rubric, case, pool, shown, opening, bench=bench, trace=trace,
-                          limits=limits)
+    with run.trace.span("hear", "court"):
+        return hold_court(run.rubric, run.case, pool, shown, opening, bench=bench,
+                          trace=run.trace, limits=limits)
 
 
 def _opening(

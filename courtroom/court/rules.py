@@ -35,7 +35,9 @@ MAX_POINTS = 6
 #: Most pool items one remand request pulls into a criterion's evidence.
 MAX_POOL_ANSWERS = 8
 
-Opening = Literal["plea", "hearing", "skipped"]
+#: Which way the court takes a criterion after the first round.
+Route = Literal["plea", "hearing", "skipped"]
+
 
 def limits_for(rubric: Rubric, overrides: Mapping[str, object] | None = None) -> CourtParameters:
     """The rubric's court limits with any configured overrides applied (validated)."""
@@ -79,7 +81,7 @@ def defense_concedes(opinions: Iterable[JudicialOpinion]) -> bool:
     return prosecutor is not None and defense is not None and defense.score <= prosecutor.score
 
 
-def classify(opinions: Sequence[JudicialOpinion], pool: Mapping[str, Evidence]) -> Opening:
+def classify(opinions: Sequence[JudicialOpinion], pool: Mapping[str, Evidence]) -> Route:
     """How a criterion enters the court: plea deal, hearing, or straight past it.
 
     Agreement and concession win first (they cost nothing); a spread over two points or

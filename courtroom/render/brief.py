@@ -15,7 +15,7 @@ from courtroom.problems import ProblemKind
 from courtroom.render.view import CriterionView, ReportView
 
 #: A criterion at or under this score is one a reader must not overlook.
-WEAK = 2
+LOW_SCORE = 2
 NO_PDF_FIX = "Add the PDF report to the submission: none was given, and these criteria judge it."
 
 
@@ -102,12 +102,12 @@ def verdict_line(view: ReportView) -> str:
             f"Neither pass nor fail, because {_and(_neutral_reasons(view))}. "
             "GitHub lets a neutral check pass; re-run the audit once this is settled."
         )
-    weak = [c for c in view.criteria if c.score <= WEAK]
+    weak = [c for c in view.criteria if c.score <= LOW_SCORE]
     grade = (
         f"It is the gate's answer, not a grade: {len(weak)} of {len(view.criteria)} "
-        f"criteria scored {WEAK}/5 or less."
+        f"criteria scored {LOW_SCORE}/5 or less."
         if weak
-        else f"Every criterion scored above {WEAK}/5."
+        else f"Every criterion scored above {LOW_SCORE}/5."
     )
     return f"The merge gate passes: {_and(_passed(view))}. {grade}"
 

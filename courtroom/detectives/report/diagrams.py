@@ -36,7 +36,7 @@ CAPTION_REACH = 40.0
 #: Fewest edges that make a drawing a diagram (with MIN_NODES connected boxes).
 MIN_EDGES = 2
 #: Confidence of a diagram read from text: a crude rendering, or source beside an unread image.
-WEAK = 0.55
+TEXT_DIAGRAM_CONFIDENCE = 0.55
 
 
 def _caption(page: PageData, box: Box) -> str:
@@ -171,7 +171,8 @@ def _text(t: TextDiagram, images: list[Evidence]) -> Evidence:
     direction: Direction = "supports" if fans and drawn else "context"
     return make(NAME, f"Diagram written as text ({t.kind})", True, f"pdf:page {t.page}",
                 f"{what} starting on page {t.page}: {shape}; {t.edges} arrows.{beside}",
-                WEAK, (*TAGS, "text_diagram", *([DRAWN_PARALLEL] if fans else [])),
+                TEXT_DIAGRAM_CONFIDENCE,
+                (*TAGS, "text_diagram", *([DRAWN_PARALLEL] if fans else [])),
                 content=clip(f"{t.kind} | {shape} | nodes: {', '.join(t.nodes[:12])}", 500),
                 direction=direction)
 
