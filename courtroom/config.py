@@ -24,6 +24,7 @@ from courtroom.models import (
     SettingsSource,
 )
 from courtroom.rubric import default_rubric_path
+from courtroom.settings_schema import SETTINGS
 from courtroom.tree_paths import matcher
 
 SELF_DIR = Path("audit/report_onself_generated")
@@ -99,28 +100,13 @@ class AuditConfig(BaseModel):
 
     def settings_record(self) -> dict[str, Any]:
         """The effective settings for the verdict: no secret, no local or temporary path."""
-        rubric = "bundled" if self.rubric_path == default_rubric_path() else self.rubric_path.name
-        record: dict[str, Any] = {
-            "rubric": rubric,
-            "judges": self.judges,
-            "model": self.model,
-            "provider": self.provider,
-            "region": self.region,
-            "project_id": self.project_id,
-            "fail_below": self.fail_below,
-            "gate": dict(sorted(self.gate.items())),
-            "fail_on_uncovered": self.fail_on_uncovered,
-            "max_cost_usd": self.max_cost_usd,
-            "max_concurrency": self.max_concurrency,
-            "judge_timeout": self.judge_timeout,
-            "clone_timeout": self.clone_timeout,
-            "ignore": list(self.ignore),
-            "tree_ignore": list(self.tree_ignore),
-            "use_cache": self.use_cache,
-            "court": self.court,
-            "base": self.base,
-            "fail_on_findings": self.fail_on_findings,
-        }
+        record: dict[str, Any] = {}
+        for setting in (s for s in SETTINGS if s.recorded):
+            if setting.field == "rubric_path":  # by name: a local path never leaves the runner
+                rubric = self.rubric_path
+                record["rubric"] = "bundled" if rubric == default_rubric_path() else rubric.name
+            else:
+                record[setting.field] = _recorded(getattr(self, setting.field))
         if self.fail_closed:  # recorded only when set: `verify` recomputes the failure from it
             record["fail_closed"] = list(self.fail_closed)
         named = {("rubric" if k == "rubric_path" else k): v for k, v in self.sources.items()}
@@ -128,6 +114,13 @@ class AuditConfig(BaseModel):
         shown = {*record, "pdf", "config"}
         record["sources"] = {k: v for k, v in sorted(named.items()) if k in shown}
         return record
+
+
+def _recorded(value: Any) -> Any:
+    """A setting as JSON shows it: globs as a list, a gate sorted by criterion."""
+    if isinstance(value, tuple):
+        return list(value)
+    return dict(sorted(value.items())) if isinstance(value, dict) else value
 
 
 def user_cache_dir(env: Mapping[str, str] | None = None) -> Path:

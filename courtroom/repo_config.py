@@ -11,7 +11,6 @@ reads a pull request's from its base commit (:mod:`courtroom.base_config`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,21 +19,16 @@ from typing import Any
 import yaml
 
 from courtroom.errors import ConfigError
-from courtroom.models import CONCURRENCY_RANGE, JUDGE_KINDS, PROVIDERS
-from courtroom.tree_paths import glob_problem, inside_tree
-from courtroom.untrusted import LINE_BREAK
+from courtroom.settings_schema import SETTINGS
+from courtroom.tree_paths import inside_tree
 
 #: Where the audited repository keeps its settings (relative to its root).
 TREE_FILE = ".github/courtroom.yml"
 #: A settings file is a few lines; anything larger is refused before parsing.
 MAX_BYTES = 64 * 1024
-MAX_GLOBS = 200
 #: How the score is measured. Under a gate the workflow set, an untrusted file cannot
 #: change these (a lax rubric or a cheaper bench would loosen that gate by another road).
-MEASURE = (
-    "rubric_path", "judges", "provider", "region", "project_id", "model", "max_cost_usd",
-    "judge_timeout",
-)
+MEASURE = tuple(s.field for s in SETTINGS if s.trust == "measure")
 
 
 @dataclass(frozen=True)
@@ -47,91 +41,9 @@ class FileSettings:
     base: Path | None = None  # folder its relative paths start from (None: the tree root)
 
 
-def _number(lo: float, hi: float, *, integer: bool = False) -> Callable[[Any], Any]:
-    def check(value: Any) -> Any:
-        kind = "a whole number" if integer else "a number"
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ValueError(f"must be {kind}, got {value!r}")
-        if integer and not isinstance(value, int):
-            raise ValueError(f"must be {kind}, got {value!r}")
-        if not math.isfinite(value) or not lo <= value <= hi:
-            raise ValueError(f"must be between {lo:g} and {hi:g}, got {value!r}")
-        return value
-
-    return check
-
-
-def _choice(*allowed: str) -> Callable[[Any], str]:
-    def check(value: Any) -> str:
-        if value not in allowed:
-            raise ValueError(f"must be one of {', '.join(allowed)}, got {value!r}")
-        return str(value)
-
-    return check
-
-
-def _switch(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"must be true or false, got {value!r}")
-    return value
-
-
-def _text(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > 300:
-        raise ValueError(f"must be a non-empty string, got {value!r}")
-    if "\x00" in value or LINE_BREAK.search(value):
-        raise ValueError("must be one line")
-    return value.strip()
-
-
-def _globs(value: Any) -> tuple[str, ...]:
-    items = [value] if isinstance(value, str) else value
-    if not isinstance(items, list) or len(items) > MAX_GLOBS:
-        raise ValueError(f"must be a glob or a list of at most {MAX_GLOBS} globs")
-    globs: list[str] = []
-    for item in items:
-        text = _text(item)
-        problem = glob_problem(text)
-        if problem:
-            raise ValueError(f"{text!r} {problem}")
-        globs.append(text)
-    return tuple(globs)
-
-
-def _gate(value: Any) -> dict[str, float]:
-    if not isinstance(value, dict) or not value:
-        raise ValueError("must map criterion ids to minimum scores, e.g. {safe_tools: 3}")
-    score = _number(0, 5)
-    gate: dict[str, float] = {}
-    for key, minimum in value.items():
-        if not isinstance(key, str) or not key.strip():
-            raise ValueError(f"criterion id must be a string, got {key!r}")
-        try:
-            gate[key.strip()] = float(score(minimum))
-        except ValueError as exc:
-            raise ValueError(f"{key}: {exc}") from None
-    return gate
-
-
-#: file key -> (AuditConfig field, validator). Paths are checked against the tree later.
+#: file key -> (AuditConfig field, validator), from the one table of settings.
 KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
-    "rubric": ("rubric_path", _text),
-    "pdf": ("pdf", _text),
-    "fail-below": ("fail_below", _number(0, 5)),
-    "gate": ("gate", _gate),
-    # Only a tightening: a flag or input that set it wins, and it can only be set true.
-    "fail-on-uncovered": ("fail_on_uncovered", _switch),
-    "judges": ("judges", _choice(*JUDGE_KINDS)),
-    "model": ("model", _text),
-    "provider": ("provider", _choice(*PROVIDERS)),
-    "region": ("region", _text),
-    "project-id": ("project_id", _text),
-    "max-cost-usd": ("max_cost_usd", _number(0.01, 10_000)),
-    "max-concurrency": ("max_concurrency", _number(*CONCURRENCY_RANGE, integer=True)),
-    # A real opinion takes minutes: a tree must not starve its judges into fallbacks.
-    "judge-timeout": ("judge_timeout", _number(60, 3600)),
-    "ignore": ("ignore", _globs),
-    "fail-on-findings": ("fail_on_findings", _choice("all", "new")),
+    s.key: (s.field, s.check) for s in SETTINGS if s.key is not None and s.check is not None
 }
 
 

@@ -11,7 +11,8 @@ import pytest
 from config_builders import settle, tree
 
 from courtroom.errors import ConfigError
-from courtroom.repo_config import MAX_GLOBS, TREE_FILE
+from courtroom.repo_config import TREE_FILE
+from courtroom.settings_schema import MAX_GLOBS
 from courtroom.tree_paths import (
     MAX_GLOB_CHARS,
     find_pdf,
