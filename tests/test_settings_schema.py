@@ -1,0 +1,71 @@
+"""The one table of settings agrees with the CLI, action.yml and the configuration docs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from courtroom.cli import build_parser
+from courtroom.config import AuditConfig
+from courtroom.repo_config import KEYS, MEASURE
+from courtroom.settings_schema import SETTINGS
+
+ROOT = Path(__file__).resolve().parent.parent
+ACTION_INPUTS = set(yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))["inputs"])
+#: Action inputs that are not audit settings: credentials and what is published where.
+NOT_SETTINGS = {"github-token", "anthropic-api-key", "pr-number", "check-name", "comment",
+                "verdict"}
+
+
+def _rows() -> list[list[str]]:
+    text = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    table = re.search(r"^\| setting \| flag \|.*?\n\n", text, re.M | re.S)
+    assert table
+    lines = table[0].strip().splitlines()[2:]  # past the header and its rule
+    return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines]
+
+
+def _audit_flags() -> set[str]:
+    audit = build_parser()._subparsers._group_actions[0].choices["audit"]
+    return {flag for action in audit._actions for flag in action.option_strings}
+
+
+def test_every_setting_is_an_audit_config_field_declared_once() -> None:
+    fields = [s.field for s in SETTINGS]
+    assert len(fields) == len(set(fields))
+    assert set(fields) <= set(AuditConfig.model_fields)
+
+
+def test_the_file_keys_and_what_an_untrusted_file_may_not_measure_come_from_the_table() -> None:
+    assert KEYS == {s.key: (s.field, s.check) for s in SETTINGS if s.key}
+    assert MEASURE == ("rubric_path", "judges", "model", "provider", "region", "project_id",
+                       "max_cost_usd", "judge_timeout")
+
+
+def test_flags_and_action_inputs_exist_and_every_input_is_declared() -> None:
+    flags = _audit_flags()
+    assert {s.flag for s in SETTINGS if s.flag} <= flags
+    inputs = {i for s in SETTINGS for i in s.inputs}
+    assert inputs <= ACTION_INPUTS
+    assert ACTION_INPUTS - inputs == NOT_SETTINGS
+
+
+def test_the_configuration_table_shows_each_setting_as_declared() -> None:
+    rows = _rows()
+    for setting in SETTINGS:
+        found = [r for r in rows if (setting.flag and f"`{setting.flag}`" in r[1])
+                 or (not setting.flag and setting.key and r[2].startswith(f"`{setting.key}`"))]
+        if not setting.flag and not setting.key:
+            continue  # internal: the tree's own ignore globs (tree_ignore)
+        assert len(found) == 1, setting.field
+        _name, _flag, key, _env, inputs, _default = found[0]
+        assert key.startswith(f"`{setting.key}`") if setting.key else "`" not in key
+        assert all(f"`{i}`" in inputs for i in setting.inputs), setting.field
+
+
+def test_the_verdict_records_exactly_the_recorded_settings(tmp_path: Path) -> None:
+    record = AuditConfig(target=".", out_dir=tmp_path).settings_record()
+    recorded = ["rubric" if s.field == "rubric_path" else s.field for s in SETTINGS if s.recorded]
+    assert [k for k in record if k != "sources"] == recorded
