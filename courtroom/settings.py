@@ -31,7 +31,6 @@ from courtroom.config import AuditConfig, choose_judges
 from courtroom.errors import ConfigError
 from courtroom.models import ConfigOrigin, RubricOrigin, SettingsSource
 from courtroom.repo_config import (
-    KEYS,
     MEASURE,
     TREE_FILE,
     FileSettings,
@@ -40,6 +39,7 @@ from courtroom.repo_config import (
 )
 from courtroom.rubric import default_rubric_path, load_rubric
 from courtroom.settings_paths import base_rubric_path, cache_outside, resolve_paths, tree_rubric
+from courtroom.settings_schema import SETTINGS
 from courtroom.untrusted import log_line
 
 #: ``--config none``: grade the tree by the operator's flags alone, ignoring its own file.
@@ -48,7 +48,7 @@ NO_CONFIG = Path("none")
 NEW_UNKNOWN = ("conclusion failure: fail-on-findings is new, but the pull request's base "
                "commit is not there to compare with")
 #: AuditConfig field -> the file key users write.
-FILE_KEYS = {field: key for key, (field, _check) in KEYS.items()}
+FILE_KEYS = {s.field: s.key for s in SETTINGS if s.key is not None}
 
 
 def _say(line: str) -> None:
