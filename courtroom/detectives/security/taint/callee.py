@@ -13,6 +13,8 @@ not follow.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from courtroom.detectives.parsing import Node, SourceFile
 from courtroom.detectives.security.taint.frame import Args, Frame
 from courtroom.detectives.security.taint.params import bind_arguments
@@ -72,6 +74,8 @@ def _opaque(v: Val) -> Val:
     Calls are memoised by argument shape; a callee that saw constants or container
     contents could return a result that holds only for the first caller.
     """
+    if v.items is None and v.seq is None and not v.known():
+        return v
     return Val(kinds=v.kinds, ref=v.ref, inst=v.inst, flags=v.flags, steps=v.steps)
 
 
@@ -130,6 +134,9 @@ class Callees:
         self.active: dict[Key, Val] = {}
         #: The active calls by the shape recursion is recognised by.
         self.running: dict[Key, Key] = {}
+        #: How many of those calls each function has, by (node id, path): a call of a
+        #: function with none cannot be a recursion, so its memo key is all it needs.
+        self.live: Counter[tuple[int, str]] = Counter()
         #: Per call being interpreted (innermost last): the active calls whose provisional
         #: result it used, itself or through its callees.
         self.reads: list[set[Key]] = []
@@ -149,6 +156,7 @@ class Callees:
         """Forget the calls in progress (an analysis was abandoned half way)."""
         self.active.clear()
         self.running.clear()
+        self.live.clear()
         self.reads.clear()
 
     def call(self, caller: Frame, node: Node, func: FuncRef, args: Args,
@@ -157,35 +165,44 @@ class Callees:
         at = caller.at(node, f"passed to {func.name}()")
         passed = [_opaque(v).step(at) for v in args[0]]
         keyed = {k: _opaque(v).step(at) for k, v in args[1].items()}
-        key, kind = _key(func, (passed, keyed), instance, True), _key(func, (passed, keyed),
-                                                                       instance, False)
+        key, function = _key(func, (passed, keyed), instance, True), (func.node.id,
+                                                                       func.sf.path)
+        if not self.live[function] and key in self.memo:
+            return self._recall(caller, key, instance)
+        kind = _key(func, (passed, keyed), instance, False)
         if kind in self.running:
             running = self.running[kind]
             self._used({running})
             return self.active[running]
         if key in self.memo:
-            # Same arguments and same object state: same result and same attribute writes.
-            self._used(self.pending.get(key, set()))
-            result, attrs = self.memo[key]
-            if instance is not None:
-                instance.attrs.update(attrs)
-            if key in self.raises:
-                caller.raised.append(self.raises[key])
-            return result
+            return self._recall(caller, key, instance)
         carried = [*passed, *keyed.values(), *(instance.attrs.values() if instance else ())]
         if caller.depth >= MAX_DEPTH or self.work <= 0:
             self._cut(caller, node, func, merge(carried), f"{MAX_DEPTH} calls deep"
                       if self.work > 0 else "past the analysis's work budget")
             return _unknown(carried)
         self.active[key], self.running[kind] = _unknown(carried), key
+        self.live[function] += 1
         result, used, raised = self._fixed_point(caller, node, func, key, (passed, keyed),
                                                  instance)
         del self.active[key], self.running[kind]
+        self.live[function] -= 1
         self._settle(key, used)
         self.memo[key] = (result, dict(instance.attrs) if instance is not None else {})
         if raised:
             # An exception the callee lets escape reaches the caller's ``except ... as e``.
             self.raises[key] = merge(raised)
+            caller.raised.append(self.raises[key])
+        return result
+
+    def _recall(self, caller: Frame, key: Key, instance: Instance | None) -> Val:
+        """A memoised call: same arguments and same object state, so the same result and
+        the same attribute writes."""
+        self._used(self.pending.get(key, set()))
+        result, attrs = self.memo[key]
+        if instance is not None:
+            instance.attrs.update(attrs)
+        if key in self.raises:
             caller.raised.append(self.raises[key])
         return result
 

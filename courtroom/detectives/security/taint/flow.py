@@ -22,8 +22,13 @@ def join_envs(envs: list[Env | None]) -> Env | None:
         return None
     out = dict(live[0])
     for env in live[1:]:
-        for name in out.keys() | env.keys():
-            out[name] = join(out.get(name, CLEAN), env.get(name, CLEAN))
+        for name in out.keys() - env.keys():
+            out[name] = join(out[name], CLEAN)
+        for name, value in env.items():
+            before = out.get(name)
+            # Most variables come out of most branches untouched: the very same value.
+            if before is not value:
+                out[name] = join(CLEAN if before is None else before, value)
     return out
 
 

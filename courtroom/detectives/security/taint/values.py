@@ -124,6 +124,8 @@ def merge(values: list[Val] | tuple[Val, ...]) -> Val:
 
 def join(a: Val, b: Val) -> Val:
     """The value of a variable after two branches that may each have run."""
+    if a is b:
+        return a
     if a == b:
         return a if a.steps or not b.steps else b
     items = None

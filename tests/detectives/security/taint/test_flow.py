@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from courtroom.detectives.security.taint.flow import join_envs
+from courtroom.detectives.security.taint.values import CLEAN, const, join
 from detectives.security.taint.programs import route
 
 
@@ -52,3 +54,25 @@ def test_match_on_none_true_and_false_compares_by_identity(
     body = (f"match {subject}:\n    case {case}:\n        return 'no'\n    case _:\n"
             f"        os.system(request.args['c'])\nreturn 'ok'")
     assert route(body) == (["shell-injection"] if confirmed else [])
+
+
+@pytest.mark.parametrize(("body", "confirmed"), [
+    # A variable only one branch binds is joined with nothing: still whatever it holds.
+    ("if request.args.get('q'):\n    y = request.form['a']\nos.system(y)", True),
+    ("if request.args.get('q'):\n    pass\nelse:\n    y = request.form['a']\nos.system(y)",
+     True),
+    # A constant no branch touches keeps its value through the join: the test still folds.
+    ("mode = 'safe'\nif request.args.get('q'):\n    z = 1\nelse:\n    z = 2\n"
+     "if mode == 'safe':\n    y = 'k'\nelse:\n    y = request.form['a']\nos.system(y)", False),
+])
+def test_a_join_keeps_every_variable_either_branch_left(body: str, confirmed: bool) -> None:
+    assert route(body + "\nreturn 'ok'") == (["shell-injection"] if confirmed else [])
+
+
+def test_join_envs_joins_names_bound_on_one_side_only_with_nothing() -> None:
+    shared = const("kept")
+    out = join_envs([{"a": shared, "b": const(1)}, {"a": shared, "c": const(2)}])
+    assert out is not None
+    assert out["a"] is shared
+    assert out["b"] == join(const(1), CLEAN) and out["c"] == join(CLEAN, const(2))
+    assert not out["b"].known() and not out["c"].known()
