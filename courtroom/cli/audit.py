@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from courtroom import diff
-from courtroom.config import AuditConfig, default_out_dir, env_api_key
 from courtroom.detectives import open_workspace
 from courtroom.detectives.contract import load_checked
 from courtroom.errors import TargetError, UsageError
 from courtroom.pipeline import Progress, audit
 from courtroom.render.files import check_folder
 from courtroom.resources import resolve_rubric
-from courtroom.settings import effective_config
+from courtroom.settings.config import AuditConfig, default_out_dir, env_api_key
+from courtroom.settings.effective import effective_config
 from courtroom.trace import Trace
 from courtroom.untrusted import log_line
 

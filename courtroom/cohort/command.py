@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 from courtroom.cohort.batch import BatchStatus, CohortSummary, Mode, run_batch
 from courtroom.cohort.manifest import Row, load_manifest, shard
 from courtroom.cohort.settings import BatchSettings, default_audit
-from courtroom.config import choose_judges, env_api_key, user_cache_dir
 from courtroom.errors import (
     EXIT_CRITICAL,
     EXIT_FAILURE,
@@ -26,7 +25,8 @@ from courtroom.errors import (
 )
 from courtroom.resources import resolve_rubric
 from courtroom.rubric import default_rubric_path
-from courtroom.settings import batch_fields
+from courtroom.settings.config import choose_judges, env_api_key, user_cache_dir
+from courtroom.settings.effective import batch_fields
 from courtroom.untrusted import log_line
 
 if TYPE_CHECKING:

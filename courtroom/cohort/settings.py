@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from pydantic import SecretStr
 
 from courtroom.cohort.manifest import Row
-from courtroom.config import AuditConfig
 from courtroom.errors import ConfigError, TargetError
 from courtroom.models import JudgeKind
+from courtroom.settings.config import AuditConfig
 from courtroom.tree_paths import find_pdf, inside_tree
 from courtroom.untrusted import log_line
 

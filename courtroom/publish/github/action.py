@@ -16,7 +16,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from courtroom.base_config import PullBase, fallback_warning, list_changes, locate_base
 from courtroom.errors import (
     EXIT_CRITICAL,
     EXIT_OK,
@@ -57,6 +56,7 @@ from courtroom.render.markdown import render_summary
 from courtroom.render.state import PreviousAudit, cache_seeds, trusted_state
 from courtroom.render.text import neutralise
 from courtroom.resources import named_rubric
+from courtroom.settings.base_commit import PullBase, fallback_warning, list_changes, locate_base
 from courtroom.untrusted import inert_output
 
 PublisherFactory = Callable[[ActionConfig], PublishTarget]

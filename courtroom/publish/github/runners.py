@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from courtroom.base_config import PullBase, fallback_warning
 from courtroom.errors import EXIT_FAILURE, EXIT_OK, ConfigError
 from courtroom.models import Verdict
+from courtroom.settings.base_commit import PullBase, fallback_warning
 
 
 @dataclass
@@ -69,7 +69,7 @@ def pipeline_runner(request: AuditRequest) -> Outcome:
     from pydantic import SecretStr
 
     from courtroom import pipeline
-    from courtroom.settings import effective_config
+    from courtroom.settings.effective import effective_config
     from courtroom.trace import Trace
 
     # Bedrock and Vertex authenticate with the cloud's own credentials, not an API key.

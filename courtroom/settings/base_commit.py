@@ -26,7 +26,7 @@ from pathlib import Path, PurePosixPath
 
 from courtroom.errors import ConfigError, PublishError
 from courtroom.git import git_bytes, git_dir, run_git
-from courtroom.repo_config import (
+from courtroom.settings.config_file import (
     KEYS,
     MAX_BYTES,
     MEASURE,
@@ -34,7 +34,7 @@ from courtroom.repo_config import (
     FileSettings,
     load_tree_file,
 )
-from courtroom.repo_config import parse as parse_file
+from courtroom.settings.config_file import parse as parse_file
 
 #: What the pull request's own file may not set when the base's cannot be read: how the
 #: score is measured, which files are left out of it, and which findings fail the gate.

@@ -8,11 +8,11 @@ from pathlib import Path
 import yaml
 
 from courtroom.cli import build_parser
-from courtroom.config import AuditConfig
-from courtroom.repo_config import KEYS, MEASURE
-from courtroom.settings_schema import SETTINGS
+from courtroom.settings.config import AuditConfig
+from courtroom.settings.config_file import KEYS, MEASURE
+from courtroom.settings.schema import SETTINGS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ACTION_INPUTS = set(yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))["inputs"])
 #: Action inputs that are not audit settings: credentials and what is published where.
 NOT_SETTINGS = {"github-token", "anthropic-api-key", "pr-number", "check-name", "comment",

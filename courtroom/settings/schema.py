@@ -1,9 +1,9 @@
 """The one declaration of every setting: its flag, action input, file key, trust and record.
 
 Each setting is one :class:`Setting` in :data:`SETTINGS`. The configuration file's keys
-(:data:`courtroom.repo_config.KEYS`), what an untrusted file may not change once the
+(:data:`courtroom.settings.config_file.KEYS`), what an untrusted file may not change once the
 workflow set the gate (``MEASURE``) and what ``verdict.json`` records
-(:meth:`courtroom.config.AuditConfig.settings_record`) are read from this table, so a new
+(:meth:`courtroom.settings.config.AuditConfig.settings_record`) are read from this table, so a new
 setting is one entry here plus the code that uses it (docs/ARCHITECTURE.md).
 """
 
@@ -116,7 +116,7 @@ def _s(field: str, flag: str | None, inputs: tuple[str, ...], key: str | None = 
 
 
 #: Every setting, in the order verdict.json records them. Paths are checked against the
-#: tree later (courtroom.settings_paths), so a file's rubric and pdf are plain text here.
+#: tree later (courtroom.settings.paths), so a file's rubric and pdf are plain text here.
 SETTINGS: tuple[Setting, ...] = (
     _s("rubric_path", "--rubric", ("rubric",), "rubric", _text, "measure"),
     _s("pdf", "--pdf", ("pdf",), "pdf", _text, "free", recorded=False),

@@ -12,9 +12,10 @@ so it may fill in what the workflow left open but never loosen what the workflow
 - it cannot choose where the opinion cache lives (never inside the audited tree).
 
 An audit of a pull request reads the file, and a rubric inside the tree, as the PR's base
-commit has them (:mod:`courtroom.base_config`): the same rules, but the PR's author no longer
-writes them; when that cannot be known, the audit's conclusion is failure (``fail_closed``).
-``--config FILE`` (the operator's own file) replaces the tree's file and is trusted.
+commit has them (:mod:`courtroom.settings.base_commit`): the same rules, but the PR's
+author no longer writes them; when that cannot be known, the audit's conclusion is failure
+(``fail_closed``). ``--config FILE`` (the operator's own file) replaces the tree's file and
+is trusted.
 """
 
 from __future__ import annotations
@@ -26,20 +27,20 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from courtroom.base_config import FETCH_BASE, ChosenFile, PullBase, pull_file
-from courtroom.config import AuditConfig, choose_judges
 from courtroom.errors import ConfigError
 from courtroom.models import ConfigOrigin, RubricOrigin, SettingsSource
-from courtroom.repo_config import (
+from courtroom.rubric import default_rubric_path, load_rubric
+from courtroom.settings.base_commit import FETCH_BASE, ChosenFile, PullBase, pull_file
+from courtroom.settings.config import AuditConfig, choose_judges
+from courtroom.settings.config_file import (
     MEASURE,
     TREE_FILE,
     FileSettings,
     load_operator_file,
     load_tree_file,
 )
-from courtroom.rubric import default_rubric_path, load_rubric
-from courtroom.settings_paths import base_rubric_path, cache_outside, resolve_paths, tree_rubric
-from courtroom.settings_schema import SETTINGS
+from courtroom.settings.paths import base_rubric_path, cache_outside, resolve_paths, tree_rubric
+from courtroom.settings.schema import SETTINGS
 from courtroom.untrusted import log_line
 
 #: ``--config none``: grade the tree by the operator's flags alone, ignoring its own file.
@@ -206,7 +207,7 @@ def effective_config(
     the tree's own file (``NO_CONFIG``, ``--config none``: no file at all); ``trust_tree``
     reads the tree's file as the operator's (e.g. a push to the default branch); ``pull``
     (an audit of a pull request) reads the file from the base commit instead (see
-    :mod:`courtroom.base_config`), and a rubric inside the tree as the base has it, copied
+    :mod:`courtroom.settings.base_commit`), and a rubric inside the tree as the base has it, copied
     into ``scratch``. A flag's relative ``pdf`` is looked up from ``pdf_base`` first (the
     current folder), then inside the tree; a missing PDF is said, not fatal.
     """
