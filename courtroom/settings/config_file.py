@@ -43,7 +43,7 @@ class FileSettings:
 
 #: file key -> (AuditConfig field, validator), from the one table of settings.
 KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
-    s.key: (s.field, s.check) for s in SETTINGS if s.key is not None and s.check is not None
+    s.key: (s.field, s.value.check) for s in SETTINGS if s.key is not None
 }
 
 

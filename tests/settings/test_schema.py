@@ -39,15 +39,15 @@ def test_every_setting_is_an_audit_config_field_declared_once() -> None:
 
 
 def test_the_file_keys_and_what_an_untrusted_file_may_not_measure_come_from_the_table() -> None:
-    assert KEYS == {s.key: (s.field, s.check) for s in SETTINGS if s.key}
+    assert KEYS == {s.key: (s.field, s.value.check) for s in SETTINGS if s.key}
     assert MEASURE == ("rubric_path", "judges", "model", "provider", "region", "project_id",
                        "max_cost_usd", "judge_timeout")
 
 
 def test_flags_and_action_inputs_exist_and_every_input_is_declared() -> None:
     flags = _audit_flags()
-    assert {s.flag for s in SETTINGS if s.flag} <= flags
-    inputs = {i for s in SETTINGS for i in s.inputs}
+    assert {s.flag.name for s in SETTINGS if s.flag} <= flags
+    inputs = {i.name for s in SETTINGS for i in s.inputs}
     assert inputs <= ACTION_INPUTS
     assert ACTION_INPUTS - inputs == NOT_SETTINGS
 
@@ -55,14 +55,14 @@ def test_flags_and_action_inputs_exist_and_every_input_is_declared() -> None:
 def test_the_configuration_table_shows_each_setting_as_declared() -> None:
     rows = _rows()
     for setting in SETTINGS:
-        found = [r for r in rows if (setting.flag and f"`{setting.flag}`" in r[1])
+        found = [r for r in rows if (setting.flag and f"`{setting.flag.name}`" in r[1])
                  or (not setting.flag and setting.key and r[2].startswith(f"`{setting.key}`"))]
         if not setting.flag and not setting.key:
             continue  # internal: the tree's own ignore globs (tree_ignore)
         assert len(found) == 1, setting.field
         _name, _flag, key, _env, inputs, _default = found[0]
         assert key.startswith(f"`{setting.key}`") if setting.key else "`" not in key
-        assert all(f"`{i}`" in inputs for i in setting.inputs), setting.field
+        assert all(f"`{i.name}`" in inputs for i in setting.inputs), setting.field
 
 
 def test_the_verdict_records_exactly_the_recorded_settings(tmp_path: Path) -> None:
