@@ -209,8 +209,7 @@ def test_the_action_reads_the_checkouts_file_under_its_inputs(tmp_path: Path) ->
     repo = make_repo(tmp_path / "repo", files={TREE_FILE: text, "a.py": "x = 1\n"})
     request = AuditRequest(
         workspace=repo, out_dir=tmp_path / "out", display_name="o/r", commit="0" * 40,
-        pdf=None, rubric=None, model=None, api_key=None, fail_below=1.0,
-        cache_dir=tmp_path / "cache",
+        api_key=None, settings={"fail_below": 1.0}, cache_dir=tmp_path / "cache",
     )
     outcome = pipeline_runner(request)
     assert outcome.verdict is not None
