@@ -40,7 +40,7 @@ from courtroom.settings.config_file import (
     load_tree_file,
 )
 from courtroom.settings.paths import base_rubric_path, cache_outside, resolve_paths, tree_rubric
-from courtroom.settings.schema import SETTINGS
+from courtroom.settings.schema import BY_FIELD, SETTINGS
 from courtroom.untrusted import log_line
 
 #: ``--config none``: grade the tree by the operator's flags alone, ignoring its own file.
@@ -68,31 +68,36 @@ def _merge(
     if not file.trusted and "ignore" in values:
         values["tree_ignore"] = values.pop("ignore")
     for key, value in values.items():
-        if key not in fields:
-            fields[key], sources[key] = value, src
-        elif key == "fail_below" and value > fields[key]:
-            fields[key], sources[key] = value, f"flag, raised by {src}"
-        elif key == "gate":
-            ours = dict(fields[key])
-            for criterion, minimum in value.items():
-                ours[criterion] = max(minimum, ours.get(criterion, 0.0))
-            fields[key], sources[key] = ours, f"flag and {src}"
-        elif key == "ignore":
-            fields[key], sources[key] = (*fields[key], *value), f"flag and {src}"
-        elif key == "fail_on_findings" and value == "all":  # any file may tighten it
-            fields[key], sources[key] = value, f"flag, tightened by {src}"
+        joined = _joined(key, fields[key], value, src) if key in fields else (value, src)
+        if joined is not None:
+            fields[key], sources[key] = joined
     return fields, sources
+
+
+def _joined(field: str, ours: Any, theirs: Any, src: str) -> tuple[Any, str] | None:
+    """A setting both the flags and the file set: the flag's stands, but a tighten-only
+    setting takes the stricter of the two and a free one may take both (globs)."""
+    setting = BY_FIELD[field]
+    if setting.trust == "tighten":
+        return setting.value.stricter(ours, theirs, src)
+    return setting.value.added(ours, theirs, src) if setting.trust == "free" else None
 
 
 def _no_loosening(file: FileSettings, from_base: bool,
                   say: Callable[[str], None]) -> FileSettings:
-    """Drop ``fail-on-findings: new`` from a file the change under review could have
-    written: only the operator, the workflow or the base commit may loosen the gate."""
-    if file.trusted or from_base or file.values.get("fail_on_findings") != "new":
+    """Drop a tighten-only setting's value looser than its default (``fail-on-findings:
+    new``) from a file the change under review could have written: only the operator,
+    the workflow or the base commit may loosen the gate."""
+    if file.trusted or from_base:
         return file
-    say(f"{file.source}: fail-on-findings new ignored: only the workflow, --config FILE or "
-        "a pull request's base commit may fail on new findings only")
-    kept = {k: v for k, v in file.values.items() if k != "fail_on_findings"}
+    loose = {s.field: s.key for s in SETTINGS if s.trust == "tighten"
+             and s.field in file.values and s.value.loosens(file.values[s.field])}
+    for field, key in loose.items():
+        say(f"{file.source}: {key} {file.values[field]} ignored: only the workflow, "
+            "--config FILE or a pull request's base commit may loosen the gate")
+    if not loose:
+        return file
+    kept = {k: v for k, v in file.values.items() if k not in loose}
     return FileSettings(file.source, kept, trusted=False, base=file.base)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -30,6 +30,9 @@ class Value(BaseModel):
     """A kind of setting value; by default one line of text."""
 
     model_config = ConfigDict(frozen=True)
+    #: Some value of this kind measures less than the default does, so a file the change
+    #: under review wrote may not set it when the base's settings are unknown.
+    may_loosen: ClassVar[bool] = False
 
     def check(self, value: Any) -> Any:
         """The configuration file's value, checked (ValueError says what is wrong)."""
@@ -51,6 +54,19 @@ class Value(BaseModel):
         """An Action input's stripped text as the field takes it (None: empty)."""
         return raw or None
 
+    def stricter(self, ours: Any, theirs: Any, src: str) -> tuple[Any, str] | None:
+        """A tighten-only setting the flags set and the file ``src`` too: the stricter
+        value and where it came from, or None when the flag's stands."""
+        return None
+
+    def added(self, ours: Any, theirs: Any, src: str) -> tuple[Any, str] | None:
+        """A free setting the flags set and the file too: both, or None (the flag's)."""
+        return None
+
+    def loosens(self, value: Any) -> bool:
+        """Whether ``value`` measures less than the default does."""
+        return False
+
 
 class File(Value):
     """A path (the file's value is its text, resolved later against the tree)."""
@@ -66,8 +82,9 @@ class File(Value):
 
 
 class Choice(Value):
-    """One of a few words; an input is read in any case."""
+    """One of a few words, strictest first; an input is read in any case."""
 
+    may_loosen: ClassVar[bool] = True
     options: tuple[str, ...]
 
     def check(self, value: Any) -> str:
@@ -84,6 +101,12 @@ class Choice(Value):
             raise ConfigError(
                 f"input {name} must be one of {', '.join(self.options)}, got {value!r}")
         return value or None
+
+    def stricter(self, ours: Any, theirs: Any, src: str) -> tuple[Any, str] | None:
+        return (theirs, f"flag, tightened by {src}") if theirs == self.options[0] else None
+
+    def loosens(self, value: Any) -> bool:
+        return bool(value != self.options[0])
 
 
 class Switch(Value):
@@ -169,9 +192,15 @@ class Number(Value):
             raise ConfigError(f"input {name} must be between {lo:g} and {hi:g}, got {value}")
         return value
 
+    def stricter(self, ours: Any, theirs: Any, src: str) -> tuple[Any, str] | None:
+        # A tighten-only number is a minimum (fail-below): higher is stricter.
+        return (theirs, f"flag, raised by {src}") if theirs > ours else None
+
 
 class Globs(Value):
     """Glob patterns of repo-relative paths: a file's list, a repeatable flag."""
+
+    may_loosen: ClassVar[bool] = True  # each glob leaves files out of the measure
 
     def check(self, value: Any) -> tuple[str, ...]:
         items = [value] if isinstance(value, str) else value
@@ -192,6 +221,9 @@ class Globs(Value):
     def from_flag(self, value: Any) -> Any:
         return tuple(value) if value else None
 
+    def added(self, ours: Any, theirs: Any, src: str) -> tuple[Any, str] | None:
+        return (*ours, *theirs), f"flag and {src}"
+
 
 class Gate(Value):
     """Per-criterion minimum scores (the file only)."""
@@ -209,3 +241,9 @@ class Gate(Value):
             except ValueError as exc:
                 raise ValueError(f"{key}: {exc}") from None
         return gate
+
+    def stricter(self, ours: Any, theirs: Any, src: str) -> tuple[Any, str] | None:
+        gate = dict(ours)
+        for criterion, minimum in theirs.items():
+            gate[criterion] = max(minimum, gate.get(criterion, 0.0))
+        return gate, f"flag and {src}"
