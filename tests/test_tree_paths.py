@@ -12,7 +12,7 @@ from config_builders import settle, tree
 
 from courtroom.errors import ConfigError
 from courtroom.settings.config_file import TREE_FILE
-from courtroom.settings.schema import MAX_GLOBS
+from courtroom.settings.values import MAX_GLOBS
 from courtroom.tree_paths import (
     MAX_GLOB_CHARS,
     find_pdf,

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
 import yaml
 
 from courtroom.cli import build_parser
+from courtroom.models import PROVIDERS
+from courtroom.settings.base_commit import LOOSENING
 from courtroom.settings.config import AuditConfig
 from courtroom.settings.config_file import KEYS, MEASURE
 from courtroom.settings.schema import SETTINGS
@@ -27,9 +30,9 @@ def _rows() -> list[list[str]]:
     return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines]
 
 
-def _audit_flags() -> set[str]:
-    audit = build_parser()._subparsers._group_actions[0].choices["audit"]
-    return {flag for action in audit._actions for flag in action.option_strings}
+def _flags(command: str = "audit") -> set[str]:
+    parser = build_parser()._subparsers._group_actions[0].choices[command]
+    return {flag for action in parser._actions for flag in action.option_strings}
 
 
 def test_every_setting_is_an_audit_config_field_declared_once() -> None:
@@ -40,12 +43,49 @@ def test_every_setting_is_an_audit_config_field_declared_once() -> None:
 
 def test_the_file_keys_and_what_an_untrusted_file_may_not_measure_come_from_the_table() -> None:
     assert KEYS == {s.key: (s.field, s.value.check) for s in SETTINGS if s.key}
+    # Pinned by name: a setting joining these changes what a pull request's own file may
+    # not set, so the docs that list them (configuration.md, action.md) must change too.
     assert MEASURE == ("rubric_path", "judges", "model", "provider", "region", "project_id",
                        "max_cost_usd", "judge_timeout")
+    assert LOOSENING == (*MEASURE, "ignore", "fail_on_findings")
+
+
+def test_the_commands_take_exactly_the_schemas_flags_besides_their_own() -> None:
+    own = {"-h", "--help", "--config", "--out"}
+    audit = {s.flag.name for s in SETTINGS if s.flag}
+    assert _flags("audit") == audit | own | {"--name", "--quiet"}
+    batch = {s.flag.name for s in SETTINGS if s.flag and s.flag.batch}
+    assert _flags("batch") == batch | own | {"--workers", "--shard", "--batch-api"}
+
+
+def test_an_input_of_one_provider_follows_the_provider_setting() -> None:
+    order = [s.field for s in SETTINGS]
+    for setting in SETTINGS:
+        for given in setting.inputs:
+            if given.provider is not None:
+                assert given.provider in PROVIDERS
+                assert order.index(setting.field) > order.index("provider"), given.name
+
+
+def test_no_flag_or_input_of_a_setting_is_named_outside_the_schema() -> None:
+    """A setting's flag or input spelt anywhere but its row would be a second reader."""
+    flags = {s.flag.name for s in SETTINGS if s.flag}
+    inputs = {i.name for s in SETTINGS for i in s.inputs}
+    found = []
+    for path in sorted((ROOT / "courtroom").rglob("*.py")):
+        if path.name == "schema.py" and path.parent.name == "settings":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in flags:
+                found.append(f"{path.name}: {node.value}")
+            elif (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "read"
+                  and any(isinstance(a, ast.Constant) and a.value in inputs for a in node.args)):
+                found.append(f"{path.name}: read of a setting's input")
+    assert found == []
 
 
 def test_flags_and_action_inputs_exist_and_every_input_is_declared() -> None:
-    flags = _audit_flags()
+    flags = _flags()
     assert {s.flag.name for s in SETTINGS if s.flag} <= flags
     inputs = {i.name for s in SETTINGS for i in s.inputs}
     assert inputs <= ACTION_INPUTS
