@@ -109,3 +109,21 @@ def test_the_verdict_records_exactly_the_recorded_settings(tmp_path: Path) -> No
     record = AuditConfig(target=".", out_dir=tmp_path).settings_record()
     recorded = ["rubric" if s.field == "rubric_path" else s.field for s in SETTINGS if s.recorded]
     assert [k for k in record if k != "sources"] == recorded
+
+
+def _keys_listed(path: str, before: str, after: str) -> list[str]:
+    """The backquoted keys the docs list between two phrases (one list of prose)."""
+    text = " ".join((ROOT / path).read_text(encoding="utf-8").split())
+    start = text.index(before) + len(before)
+    return sorted(re.findall(r"`([a-z-]+)`", text[start:text.index(after, start)]))
+
+
+def test_the_docs_list_what_a_file_may_not_set_as_the_table_has_it() -> None:
+    measured = sorted(str(s.key) for s in SETTINGS if s.field in MEASURE)
+    assert _keys_listed("docs/configuration.md", "change how the score is measured:",
+                        "are ignored") == measured
+    loosening = sorted(str(s.key) for s in SETTINGS if s.field in LOOSENING)
+    assert _keys_listed("docs/action.md", "runs on the PR's own file without",
+                        "(its scores") == loosening
+    assert _keys_listed("docs/DESIGN.md", "how the score is measured or what is left out",
+                        "and its conclusion") == loosening
