@@ -106,10 +106,8 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Batc
         model=fields.pop("model", None),
         api_key=env_api_key(env),
         base_url=env.get("ANTHROPIC_BASE_URL") or None,
-        fail_below=fields.pop("fail_below", None),
         use_cache=use_cache is not False,
         cache_dir=(cache_dir or user_cache_dir(env)).expanduser().resolve(),
-        judge_workers=fields.pop("max_concurrency", BatchSettings.judge_workers),
         shared={**fields, "sources": sources},
     )
 
