@@ -16,7 +16,7 @@ from pathlib import Path
 
 from courtroom import __version__
 from courtroom.errors import EXIT_CRITICAL, EXIT_USAGE, CourtroomError, UsageError
-from courtroom.settings.flags import add_flags
+from courtroom.settings.schema import add_flags
 from courtroom.untrusted import inert_output, log_line
 
 

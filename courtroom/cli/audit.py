@@ -18,7 +18,7 @@ from courtroom.pipeline import Progress, audit
 from courtroom.render.files import check_folder
 from courtroom.settings.config import AuditConfig, default_out_dir, env_api_key
 from courtroom.settings.effective import effective_config
-from courtroom.settings.flags import flag_values
+from courtroom.settings.schema import flag_values
 from courtroom.trace import Trace
 from courtroom.untrusted import log_line
 

@@ -25,7 +25,7 @@ from courtroom.errors import (
 from courtroom.rubric import default_rubric_path
 from courtroom.settings.config import choose_judges, env_api_key, user_cache_dir
 from courtroom.settings.effective import batch_fields
-from courtroom.settings.flags import flag_values
+from courtroom.settings.schema import flag_values
 from courtroom.untrusted import log_line
 
 

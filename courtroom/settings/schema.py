@@ -2,7 +2,7 @@
 
 Each setting is one :class:`Setting` in :data:`SETTINGS`, and everything that reads or
 shows a setting reads this table: the ``courtroom audit`` and ``batch`` flags
-(:mod:`courtroom.settings.flags`), the Action's inputs (:mod:`courtroom.publish.github.inputs`),
+(``add_flags`` below), the Action's inputs (:mod:`courtroom.publish.github.inputs`),
 the configuration file's keys (:data:`courtroom.settings.config_file.KEYS`), what the
 audited tree's own file may change (:mod:`courtroom.settings.effective`, from ``trust``)
 and what ``verdict.json`` records (``AuditConfig.settings_record``). A new setting is one
@@ -11,7 +11,8 @@ row here, its ``AuditConfig`` field, and the code that uses it (docs/ARCHITECTUR
 
 from __future__ import annotations
 
-from typing import Literal
+import argparse
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -155,3 +156,21 @@ SETTINGS: tuple[Setting, ...] = (
 )
 #: AuditConfig field -> its row.
 BY_FIELD = {s.field: s for s in SETTINGS}
+
+
+def _flagged(command: str) -> list[tuple[Setting, Flag]]:
+    return [(s, s.flag) for s in SETTINGS if s.flag and (command == "audit" or s.flag.batch)]
+
+
+def add_flags(parser: argparse.ArgumentParser, command: str) -> None:
+    """One flag per setting ``command`` takes (batch: the settings submissions share)."""
+    for setting, flag in _flagged(command):
+        keywords = setting.value.flag_keywords()
+        if flag.metavar:
+            keywords["metavar"] = flag.metavar
+        parser.add_argument(flag.name, dest=setting.field, help=flag.help, **keywords)
+
+
+def flag_values(args: argparse.Namespace, command: str) -> dict[str, Any]:
+    """AuditConfig fields as the flags of ``command`` set them (None: not given)."""
+    return {s.field: s.value.from_flag(getattr(args, s.field)) for s, _flag in _flagged(command)}

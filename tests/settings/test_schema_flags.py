@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from courtroom.settings.flags import add_flags, flag_values
-from courtroom.settings.schema import SETTINGS
+from courtroom.settings.schema import SETTINGS, add_flags, flag_values
 
 
 def _parser(command: str) -> argparse.ArgumentParser:
