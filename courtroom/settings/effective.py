@@ -59,7 +59,8 @@ def _say(line: str) -> None:
 def _merge(
     given: Mapping[str, Any], file: FileSettings | None
 ) -> tuple[dict[str, Any], dict[str, str]]:
-    """Flags win; the file fills the rest; the gate takes the stricter of both."""
+    """Flags win; the file fills the rest; a tighten-only setting takes the stricter of
+    both (the rows' trust, courtroom.settings.schema)."""
     fields = {k: v for k, v in given.items() if v is not None and v != ()}
     sources = {k: "flag" for k in fields if k not in ("target", "out_dir", "api_key", "base_url")}
     if file is None:
