@@ -38,10 +38,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from courtroom.config import AuditConfig
 from courtroom.models import Verdict
 from courtroom.pipeline import audit
 from courtroom.rubric import load_rubric
+from courtroom.settings.config import AuditConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -186,7 +186,7 @@ def check_layouts(calibration: Path = CALIBRATION) -> list[str]:
     lines = []
     for path in sorted(calibration.glob("rubric_*.json")):
         rubric = load_rubric(path)
-        lines.append(f"rubric {path.name}: loads, {len(rubric.dimensions)} dimensions, "
+        lines.append(f"rubric {path.name}: loads, {len(rubric.criteria)} criteria, "
                      f"rules {', '.join(rubric.rules_prose) or 'none'}")
     return lines
 

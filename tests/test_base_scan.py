@@ -10,8 +10,8 @@ import pytest
 from builders import Commit, flask_shell_route, head_sha, make_repo
 
 from courtroom.base_scan import copy_sources, scan_base
-from courtroom.config import AuditConfig
 from courtroom.errors import DiffError
+from courtroom.settings.config import AuditConfig
 
 ROUTE = flask_shell_route()
 

@@ -11,10 +11,10 @@ from courtroom.cli import main
 from courtroom.cohort.compare import compare_lines
 from courtroom.cohort.peer_report import parse_markdown
 from courtroom.cohort.sides import load_audit, mentions
-from courtroom.config import RECEIVED_DIR, SELF_DIR
 from courtroom.errors import UsageError
 from courtroom.models import RubricRef, Target
 from courtroom.render.markdown import render_report
+from courtroom.settings.config import RECEIVED_DIR, SELF_DIR
 
 PEER_HEADINGS = """# Peer audit of octo-org/auditor
 
@@ -34,7 +34,7 @@ Score: 7/10 — the report explains fan-in well.
 """
 
 PEER_TABLE = """# Audit
-| # | Dimension | Score | Notes |
+| # | Criterion | Score | Notes |
 |---|-----------|:-----:|-------|
 | 1 | Graph orchestration architecture | 3/5 | see `builder.py` |
 | 2 | **State Management Rigor** | 5 | typed state |

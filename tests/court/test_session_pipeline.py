@@ -12,7 +12,6 @@ from verdict_builders import make_opinion
 
 from court.support import CASE, ScriptedBackend, rubric_with
 from courtroom import chief_justice
-from courtroom.config import AuditConfig
 from courtroom.court.session import hold_court
 from courtroom.integrity import verify
 from courtroom.judges.base import JudgeRequest, JudgeUsage
@@ -21,6 +20,7 @@ from courtroom.judges.offline import OfflineBackend
 from courtroom.models import EvidenceRequest, JudicialOpinion, Verdict
 from courtroom.pipeline import audit
 from courtroom.rubric import default_rubric_path, load_rubric
+from courtroom.settings.config import AuditConfig
 from courtroom.trace import Trace
 
 FILES = {
@@ -55,7 +55,7 @@ class Disputed(FakeBackend):
 
     def opine(self, request: JudgeRequest) -> tuple[JudicialOpinion, JudgeUsage]:
         opinion, usage = self.inner.opine(request)
-        if request.round == 0 and request.dimension.id == CONTESTED:
+        if request.round == 0 and request.criterion.id == CONTESTED:
             forced = {"Prosecutor": 1, "Defense": 5}.get(request.persona)
             if forced is not None:
                 opinion = opinion.model_copy(update={"score": forced})
