@@ -100,7 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
     _settings(run)
     run.add_argument("--base", metavar="REF",
                      help="compare with this commit or branch of the target: its diff is "
-                          "evidence, its security findings the baseline")
+                          "evidence; under --fail-on-findings new its security findings "
+                          "the baseline")
     run.add_argument("--fail-on-findings", choices=["all", "new"],
                      help="fail on every confirmed finding (all, the default) or only on "
                           "those the change adds over --base (new)")
