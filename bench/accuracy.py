@@ -186,7 +186,7 @@ def check_layouts(calibration: Path = CALIBRATION) -> list[str]:
     lines = []
     for path in sorted(calibration.glob("rubric_*.json")):
         rubric = load_rubric(path)
-        lines.append(f"rubric {path.name}: loads, {len(rubric.dimensions)} dimensions, "
+        lines.append(f"rubric {path.name}: loads, {len(rubric.criteria)} criteria, "
                      f"rules {', '.join(rubric.rules_prose) or 'none'}")
     return lines
 

@@ -57,11 +57,11 @@ class SlowOffline:
 
 
 def fixture(contested: int) -> tuple[Rubric, dict[str, Evidence]]:
-    """Ten dimensions, each with its own evidence; the first ``contested`` are disputed."""
-    dims, evidence = [], []
+    """Ten criteria, each with its own evidence; the first ``contested`` are disputed."""
+    criteria, evidence = [], []
     for n in range(CRITERIA):
         tag = f"topic{n}"
-        dims.append({"id": f"criterion_{n}", "name": f"Criterion {n}", "evidence_tags": [tag],
+        criteria.append({"id": f"criterion_{n}", "name": f"Criterion {n}", "evidence_tags": [tag],
                      "target_artifact": "github_repo", "forensic_instruction": "Look."})
         if n < contested:
             # Partly-done work with a history: the Prosecutor sees 1, the Defense 5.
@@ -76,7 +76,7 @@ def fixture(contested: int) -> tuple[Rubric, dict[str, Evidence]]:
                 rationale="bench fixture", confidence=confidence, tags=tags,
                 direction="supports"))
     text = json.dumps({"rubric_metadata": {"rubric_name": "bench", "version": "1"},
-                       "dimensions": dims})
+                       "dimensions": criteria})
     return parse_rubric(text, "bench"), {e.id: e for e in evidence}
 
 
@@ -94,10 +94,10 @@ def audit(rubric: Rubric, pool: dict[str, Evidence], latency: float, court: bool
     bench = JudgeBench(backend, max_workers=30)
     trace = Trace()
     started = time.perf_counter()
-    shown = {d.id: evidence_for(d, pool.values()) for d in rubric.dimensions}
-    requests = [JudgeRequest(persona=j, dimension=d, evidence=shown[d.id])
-                for d in rubric.dimensions for j in JUDGES]
-    opinions: dict[str, list[JudicialOpinion]] = {d.id: [] for d in rubric.dimensions}
+    shown = {d.id: evidence_for(d, pool.values()) for d in rubric.criteria}
+    requests = [JudgeRequest(persona=j, criterion=d, evidence=shown[d.id])
+                for d in rubric.criteria for j in JUDGES]
+    opinions: dict[str, list[JudicialOpinion]] = {d.id: [] for d in rubric.criteria}
     for opinion, _usage in bench.judge(requests):
         opinions[opinion.criterion_id].append(opinion)
     outcome = CourtOutcome(opinions=opinions)
@@ -107,7 +107,7 @@ def audit(rubric: Rubric, pool: dict[str, Evidence], latency: float, court: bool
     results = [
         outcome.settle(chief_justice.rule(d.id, d.name, outcome.opinions[d.id], pool,
                                           rubric.parameters))
-        for d in rubric.dimensions
+        for d in rubric.criteria
     ]
     seconds = time.perf_counter() - started
     return Run(

@@ -48,15 +48,15 @@ def requests() -> list[JudgeRequest]:
     """Three personas on each of the 10 rubric criteria, eight facts per criterion."""
     rubric = load_rubric(default_rubric_path())
     out: list[JudgeRequest] = []
-    for dim in rubric.dimensions:
+    for criterion in rubric.criteria:
         evidence = [
-            Evidence.make(detective="bench", goal=f"{dim.id} fact {i}", found=i % 3 != 0,
-                          location=f"src/{dim.id}_{i}.py:{10 + i}", rationale="bench fixture",
+            Evidence.make(detective="bench", goal=f"{criterion.id} fact {i}", found=i % 3 != 0,
+                          location=f"src/{criterion.id}_{i}.py:{10 + i}", rationale="bench fixture",
                           confidence=0.5 + i / 20, content="def node(state):\n    ...\n" * 20,
-                          tags=[dim.target_artifact])
+                          tags=[criterion.target_artifact])
             for i in range(8)
         ]
-        out += [JudgeRequest(persona=p, dimension=dim, evidence=evidence) for p in JUDGES]
+        out += [JudgeRequest(persona=p, criterion=criterion, evidence=evidence) for p in JUDGES]
     return out
 
 
@@ -139,13 +139,13 @@ def large_repository(files: int) -> None:
     rubric = load_rubric(default_rubric_path())
     print(f"[1,000-file repository] {len(picked)} files of an installed library: "
           f"{len(pool)} facts in {took:.1f}s")
-    for dim in rubric.dimensions:
-        shown = evidence_for(dim, pool)
-        cut = left_out(dim, pool, shown)
-        request = JudgeRequest(persona="TechLead", dimension=dim, evidence=shown, omitted=cut)
+    for criterion in rubric.criteria:
+        shown = evidence_for(criterion, pool)
+        cut = left_out(criterion, pool, shown)
+        request = JudgeRequest(persona="TechLead", criterion=criterion, evidence=shown, omitted=cut)
         _system, prefix, whole = prompt_tokens(request)
         kinds = ", ".join(f"{k}: {n}" for k, n in cut.items()) or "none"
-        print(f"  {dim.id:32} shown {len(shown):2}  prompt ~{whole:6} tokens "
+        print(f"  {criterion.id:32} shown {len(shown):2}  prompt ~{whole:6} tokens "
               f"(prefix {prefix})  left out {sum(cut.values()):4} ({kinds})")
 
 

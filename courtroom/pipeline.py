@@ -100,7 +100,7 @@ def audit(
         vision = for_audit(config, judges) if backend is None else None
         change = diff.load(workspace.root, config.base, workspace.commit) if config.base else None
         case = Case(workspace=workspace, pdf=config.pdf, pdf_display=pdf_display,
-                    dimensions=tuple(rubric.dimensions), transcriber=vision, diff=change)
+                    criteria=tuple(rubric.criteria), transcriber=vision, diff=change)
         target = Target(
             repo=config.display_name or workspace.display,
             commit=config.commit or workspace.commit,
@@ -188,11 +188,11 @@ def _detect(run: _Audit) -> Detection:
 
 def _judge(run: _Audit, pool: dict[str, Evidence], backend: Backend) -> _Judged:
     config, rubric, case, trace = run.config, run.rubric, run.case, run.trace
-    shown = {d.id: evidence_for(d, pool.values()) for d in rubric.dimensions}
-    cut = {d.id: left_out(d, pool.values(), shown[d.id]) for d in rubric.dimensions}
+    shown = {d.id: evidence_for(d, pool.values()) for d in rubric.criteria}
+    cut = {d.id: left_out(d, pool.values(), shown[d.id]) for d in rubric.criteria}
     requests = [
-        JudgeRequest(persona=judge, dimension=d, evidence=shown[d.id], omitted=cut[d.id])
-        for d in rubric.dimensions
+        JudgeRequest(persona=judge, criterion=d, evidence=shown[d.id], omitted=cut[d.id])
+        for d in rubric.criteria
         for judge in JUDGES
     ]
     cache = OpinionCache(config.resolved_cache_dir, read=config.use_cache)
@@ -215,14 +215,15 @@ def _synthesise(
 ) -> list[CriterionResult]:
     results: list[CriterionResult] = []
     with trace.span("synthesise", "chief_justice"):
-        for dim in rubric.dimensions:
+        for criterion in rubric.criteria:
             result = judged.court.settle(chief_justice.rule(
-                dim.id, dim.name, judged.court.opinions[dim.id], pool, rubric.parameters
+                criterion.id, criterion.name, judged.court.opinions[criterion.id], pool,
+                rubric.parameters
             ))
-            result = result.model_copy(update={"evidence_left_out": judged.left_out[dim.id],
-                                               "artifact": dim.target_artifact,
-                                               "covered": is_covered(dim)})
-            trace.event("synthesise", "rule", criterion_id=dim.id,
+            result = result.model_copy(update={"evidence_left_out": judged.left_out[criterion.id],
+                                               "artifact": criterion.target_artifact,
+                                               "covered": is_covered(criterion)})
+            trace.event("synthesise", "rule", criterion_id=criterion.id,
                         log=result.execution_log.model_dump(mode="json"))
             results.append(result)
     return results
@@ -276,7 +277,7 @@ def _judge_and_hear(
     done = itertools.count(1)
     for future in answers:
         future.add_done_callback(lambda _f: run.progress("judge", next(done), len(requests)))
-    opening = {d.id: _opening(d.id, requests, answers) for d in run.rubric.dimensions}
+    opening = {d.id: _opening(d.id, requests, answers) for d in run.rubric.criteria}
     limits = limits_for(run.rubric, run.config.court_limits)
     if not (run.config.court and limits.enabled):
         return CourtOutcome(opinions={cid: wait() for cid, wait in opening.items()})
@@ -288,5 +289,5 @@ def _judge_and_hear(
 def _opening(
     cid: str, requests: list[JudgeRequest], answers: list[Future[Answer]]
 ) -> Callable[[], list[JudicialOpinion]]:
-    mine = [f for r, f in zip(requests, answers, strict=True) if r.dimension.id == cid]
+    mine = [f for r, f in zip(requests, answers, strict=True) if r.criterion.id == cid]
     return lambda: [f.result()[0] for f in mine]

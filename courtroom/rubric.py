@@ -28,7 +28,7 @@ DEFAULT_KEYWORDS = (
 
 
 class JudicialLogic(BaseModel):
-    """Per-persona guidance a rubric gives for one dimension."""
+    """Per-persona guidance a rubric gives for one criterion."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -37,7 +37,7 @@ class JudicialLogic(BaseModel):
     tech_lead: str | None = None
 
 
-class Dimension(BaseModel):
+class Criterion(BaseModel):
     """One criterion the court rules on."""
 
     model_config = ConfigDict(extra="allow")
@@ -51,11 +51,11 @@ class Dimension(BaseModel):
     judicial_logic: JudicialLogic | None = None
     evidence_tags: list[str] | None = Field(
         default=None,
-        description="Evidence tags relevant to this dimension; absent = chosen by artifact.",
+        description="Evidence tags relevant to this criterion; absent = chosen by artifact.",
     )
     checks: list[Check] = Field(default_factory=list, max_length=50,
                                 description="Declarative checks whose facts serve this "
-                                "dimension alone (courtroom.checks).")
+                                "criterion alone (courtroom.checks).")
 
 
 class SynthesisParameters(BaseModel):
@@ -115,21 +115,22 @@ class RubricMetadata(BaseModel):
 class Rubric(BaseModel):
     """A validated rubric and the digest of the file it came from."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
 
     rubric_metadata: RubricMetadata
-    dimensions: list[Dimension] = Field(min_length=1)
+    #: The file calls them ``dimensions`` (kept for the rubrics users have written).
+    criteria: list[Criterion] = Field(min_length=1, alias="dimensions")
     synthesis_rules: dict[str, object] = Field(default_factory=dict)
     sha256: str = ""
 
-    @field_validator("dimensions")
+    @field_validator("criteria")
     @classmethod
-    def _unique_ids(cls, value: list[Dimension]) -> list[Dimension]:
+    def _unique_ids(cls, value: list[Criterion]) -> list[Criterion]:
         seen: set[str] = set()
-        for dim in value:
-            if dim.id in seen:
-                raise ValueError(f"duplicate dimension id {dim.id!r}")
-            seen.add(dim.id)
+        for criterion in value:
+            if criterion.id in seen:
+                raise ValueError(f"duplicate dimension id {criterion.id!r}")
+            seen.add(criterion.id)
         return value
 
     @property
@@ -137,7 +138,7 @@ class Rubric(BaseModel):
         """The chief justice's parameters, defaults filled in."""
         raw = self.synthesis_rules.get("parameters")
         params = SynthesisParameters.model_validate(raw if isinstance(raw, dict) else {})
-        tagged = {d.id for d in self.dimensions if SECURITY_TAGS & set(d.evidence_tags or ())
+        tagged = {d.id for d in self.criteria if SECURITY_TAGS & set(d.evidence_tags or ())
                   or any(c.kind == "security" for c in d.checks)}
         listed = set(params.security_criteria or ())
         return params.model_copy(update={"security_criteria": sorted(tagged | listed)})
@@ -198,7 +199,7 @@ def parse_rubric(text: str, source: str = "<rubric>") -> Rubric:
         elif err["type"] == "literal_error":
             problem = f"{err.get('input')!r} is not one of github_repo, pdf_report, pdf_images"
         raise RubricError(f"{source}: {field or 'rubric'}: {problem}") from exc
-    ids = {d.id for d in rubric.dimensions}
+    ids = {d.id for d in rubric.criteria}
     raw = rubric.synthesis_rules.get("parameters")
     listed = raw.get("security_criteria") if isinstance(raw, dict) else None
     for ident in listed or ():

@@ -128,7 +128,7 @@ def _check_gate(fields: dict[str, Any], sources: Mapping[str, str]) -> None:
     if not gate:
         return
     rubric = load_rubric(Path(fields.get("rubric_path") or default_rubric_path()))
-    known = {d.id for d in rubric.dimensions}
+    known = {d.id for d in rubric.criteria}
     unknown = sorted(set(gate) - known)
     if unknown:
         raise ConfigError(

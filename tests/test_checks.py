@@ -36,7 +36,7 @@ def test_each_kind_loads_as_its_own_model() -> None:
          "query": '(call function: (identifier) @f (#eq? @f "eval"))'},
         {"kind": "count", "meaning": "Tests", "measure": "test_functions", "at_least": 3},
         {"kind": "security", "meaning": "XSS", "cwe": [79]}))
-    kinds = [type(c) for c in rubric.dimensions[0].checks]
+    kinds = [type(c) for c in rubric.criteria[0].checks]
     assert kinds == [PathCheck, QueryCheck, CountCheck, SecurityCheck]
 
 
@@ -101,6 +101,6 @@ def test_every_check_example_in_the_docs_loads_and_runs(tmp_path: Path) -> None:
     with open_workspace(str(repo), timeout=30) as ws:
         for example in examples:
             rubric = parse_rubric(rubric_with(example), "docs/rubrics.md")
-            case = Case(workspace=ws, dimensions=tuple(rubric.dimensions))
+            case = Case(workspace=ws, criteria=tuple(rubric.criteria))
             facts = REGISTRY[f"check_{example['kind']}"](case)
             assert facts and all("criterion:tested" in e.tags for e in facts), example

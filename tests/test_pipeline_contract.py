@@ -30,11 +30,11 @@ def run():
 
 
 def gate_rubric(path: Path, **tags: list[str] | None) -> Path:
-    dims = [{"id": ident, "name": ident.replace("_", " ").capitalize(),
+    criteria = [{"id": ident, "name": ident.replace("_", " ").capitalize(),
              "target_artifact": "github_repo", "forensic_instruction": "Look.",
              "evidence_tags": value} for ident, value in tags.items()]
     path.write_text(json.dumps({"rubric_metadata": {"rubric_name": "PR security gate"},
-                                "dimensions": dims}), encoding="utf-8")
+                                "dimensions": criteria}), encoding="utf-8")
     return path
 
 

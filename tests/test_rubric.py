@@ -34,7 +34,7 @@ def minimal(**overrides: object) -> dict[str, object]:
 def test_bundled_rubric_has_ten_dimensions_and_parameters() -> None:
     rubric = load_rubric(default_rubric_path())
     assert default_rubric_path().resolve() == (ROOT / "rubric.json").resolve()
-    ids = [d.id for d in rubric.dimensions]
+    ids = [d.id for d in rubric.criteria]
     assert ids == [
         "git_forensic_analysis",
         "state_management_rigor",
@@ -47,11 +47,11 @@ def test_bundled_rubric_has_ten_dimensions_and_parameters() -> None:
         "report_accuracy",
         "swarm_visual",
     ]
-    artifacts = {d.id: d.target_artifact for d in rubric.dimensions}
+    artifacts = {d.id: d.target_artifact for d in rubric.criteria}
     assert artifacts["theoretical_depth"] == artifacts["report_accuracy"] == "pdf_report"
     assert artifacts["swarm_visual"] == "pdf_images"
     assert all(
-        d.success_pattern and d.failure_pattern and d.judicial_logic for d in rubric.dimensions
+        d.success_pattern and d.failure_pattern and d.judicial_logic for d in rubric.criteria
     )
     assert rubric.parameters.weights == {"Prosecutor": 1.0, "Defense": 1.0, "TechLead": 2.0}
     assert set(rubric.rules_prose) >= {"security_override", "fact_supremacy", "dissent_requirement"}
@@ -62,7 +62,7 @@ def test_prose_only_rules_and_no_judicial_logic_load_with_defaults() -> None:
     text = json.dumps(minimal(synthesis_rules={"security_override": "Cap at 3."}))
     rubric = parse_rubric(text, "gate.json")
     assert rubric.parameters.security_cap == 3.0
-    assert rubric.dimensions[0].judicial_logic is None
+    assert rubric.criteria[0].judicial_logic is None
     assert rubric.court.max_rounds == 2
 
 
@@ -77,15 +77,15 @@ def test_parameters_change_without_code() -> None:
 
 def test_the_security_cap_is_for_criteria_about_security() -> None:
     # Tagged with a security tag, or listed by the rubric: nothing else may be capped.
-    dims = [{"id": ident, "name": ident, "target_artifact": "github_repo",
+    criteria = [{"id": ident, "name": ident, "target_artifact": "github_repo",
              "forensic_instruction": "Look.", "evidence_tags": tags}
             for ident, tags in (("pinned", ["git"]), ("injection", ["security"]),
                                 ("advisories", ["security_unconfirmed"]), ("secrets", None))]
-    dims.append({"id": "xss", "name": "XSS", "target_artifact": "github_repo",
+    criteria.append({"id": "xss", "name": "XSS", "target_artifact": "github_repo",
                  "forensic_instruction": "Look.",
                  "checks": [{"kind": "security", "meaning": "XSS", "cwe": [79]}]})
     listed = {"parameters": {"security_criteria": ["secrets"]}}
-    rubric = parse_rubric(json.dumps(minimal(dimensions=dims, synthesis_rules=listed)))
+    rubric = parse_rubric(json.dumps(minimal(dimensions=criteria, synthesis_rules=listed)))
     assert rubric.parameters.security_criteria == ["advisories", "injection", "secrets", "xss"]
     assert parse_rubric(json.dumps(minimal())).parameters.security_criteria == []
 
@@ -150,7 +150,7 @@ def test_missing_rubric_file(tmp_path: Path) -> None:
 def test_user_layouts_without_tags_load_and_are_not_judged_on_words() -> None:
     # Real users' layouts: prose-only synthesis rules, judicial_logic, no evidence_tags.
     logic = {"prosecutor": "Charge gaps.", "defense": "Credit effort.", "tech_lead": "Ask."}
-    dims = [
+    criteria = [
         {"id": "langgraph_architecture", "name": "LangGraph Orchestration Rigor",
          "target_artifact": "github_repo", "forensic_instruction": "Check the edges.",
          "judicial_logic": logic},
@@ -159,8 +159,8 @@ def test_user_layouts_without_tags_load_and_are_not_judged_on_words() -> None:
     ]
     rules = {"security_override": "Confirmed flaws cap the score at 3.",
              "fact_supremacy": "Facts overrule opinions."}
-    rubric = parse_rubric(json.dumps(minimal(dimensions=dims, synthesis_rules=rules)))
-    graph, docs = rubric.dimensions
+    rubric = parse_rubric(json.dumps(minimal(dimensions=criteria, synthesis_rules=rules)))
+    graph, docs = rubric.criteria
     pool = [make_evidence("Fan-in", location="src/graph.py:3", tags=("github_repo", "graph"),
                           detective="graph", direction="supports"),
             make_evidence("Single commit", location="abc1234", tags=("github_repo", "git"),

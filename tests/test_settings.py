@@ -150,7 +150,7 @@ class _Honest(FakeBackend):
 
     def opine(self, request: JudgeRequest) -> tuple[JudicialOpinion, JudgeUsage]:
         self.calls += 1
-        cid = request.dimension.id
+        cid = request.criterion.id
         return make_opinion(request.persona, cid, 2, argument="Asked for real."), JudgeUsage()
 
 def test_a_cache_committed_in_the_audited_tree_is_never_read(tmp_path: Path) -> None:

@@ -173,7 +173,7 @@ def _submit(
         [{"custom_id": k, "params": params_for(r, model, max_tokens)} for k, r in chunk]
     )
     asked_by = {
-        k: {"persona": r.persona, "criterion_id": r.dimension.id, "round": r.round}
+        k: {"persona": r.persona, "criterion_id": r.criterion.id, "round": r.round}
         for k, r in chunk
     }
     state.add(str(batch["id"]), asked_by)

@@ -21,7 +21,7 @@ from courtroom.models import (
     JudicialOpinion,
     MistrialReason,
 )
-from courtroom.rubric import CourtParameters, Dimension
+from courtroom.rubric import CourtParameters, Criterion
 from courtroom.trace import Trace
 
 Clock = Callable[[], float]
@@ -36,7 +36,7 @@ class Hearing:
 
     def __init__(
         self,
-        dim: Dimension,
+        criterion: Criterion,
         case: Case,
         pool: Mapping[str, Evidence],
         shown: list[Evidence],
@@ -48,7 +48,7 @@ class Hearing:
         limits: CourtParameters,
         investigate: Investigator,
     ) -> None:
-        self.dim, self.case, self.base_pool = dim, case, pool
+        self.criterion, self.case, self.base_pool = criterion, case, pool
         self.shown, self.bench, self.trace = shown, bench, trace
         self.clock, self.limits, self.investigate = clock, limits, investigate
         self.added: dict[str, Evidence] = {}
@@ -73,7 +73,7 @@ class Hearing:
         if kind != "hearing":
             # Nothing was heard: the first-round opinions already are the final ones.
             self.record.path, self.record.rounds = kind, []
-        self.trace.event("hear", "opening", criterion_id=self.dim.id, path=kind,
+        self.trace.event("hear", "opening", criterion_id=self.criterion.id, path=kind,
                          variance=rules.variance(self.final_opinions()))
         return kind
 
@@ -112,7 +112,7 @@ class Hearing:
             self.mistrial(reason)
         elif self.record.remands:
             self.record.path = "remand"
-        self.trace.event("hear", "ruled", criterion_id=self.dim.id, path=self.record.path,
+        self.trace.event("hear", "ruled", criterion_id=self.criterion.id, path=self.record.path,
                          rounds=held, remands=self.record.remands,
                          handoffs=self.record.handoffs, reason=reason)
 
@@ -132,7 +132,8 @@ class Hearing:
             found = self.investigate(self.case, requests)
         except Exception as exc:  # a detective bug must not sink the whole audit
             # A failed second look is a gap in the brief, not the end of the audit.
-            self.trace.event("hear", "remand_failed", criterion_id=self.dim.id, error=str(exc))
+            self.trace.event("hear", "remand_failed", criterion_id=self.criterion.id,
+                             error=str(exc))
             found = []
         known = {e.id for e in self.shown}
         # The pool may already hold an answer: evidence the docket gave other criteria.
@@ -154,7 +155,7 @@ class Hearing:
                 EvidenceGap(missing=rules.describe(r), raised_by=judge, stage=stage)
                 for judge, r in todo
             )
-        self.trace.event("hear", "remand", criterion_id=self.dim.id, requests=len(requests),
+        self.trace.event("hear", "remand", criterion_id=self.criterion.id, requests=len(requests),
                          new_evidence=len(new_ids))
         return new_ids
 
@@ -167,7 +168,7 @@ class Hearing:
             peers = [rules.peer_view(p) for p in seats if p.judge != opinion.judge]
             requests.append(JudgeRequest(
                 persona=opinion.judge,
-                dimension=self.dim,
+                criterion=self.criterion,
                 evidence=rules.hearing_evidence(self.shown, peers, pool),
                 peers=peers,
                 previous=opinion,
@@ -180,10 +181,11 @@ class Hearing:
                                          + usage.cache_read_tokens + usage.cache_write_tokens)
             if revised.fallback or revised.judge != asked.persona:
                 # A judge that fails during a hearing keeps its last valid opinion.
-                self.trace.event("hear", "revision_failed", criterion_id=self.dim.id,
+                self.trace.event("hear", "revision_failed", criterion_id=self.criterion.id,
                                  judge=asked.persona, round=number)
                 continue
-            self.current[asked.persona] = revised.model_copy(update={"criterion_id": self.dim.id})
+            self.current[asked.persona] = revised.model_copy(
+                update={"criterion_id": self.criterion.id})
         self.record.rounds.append(HearingRound(
             round=number,
             stage="remand" if stage == "remand" else "hearing",

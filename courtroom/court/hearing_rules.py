@@ -125,7 +125,7 @@ def _after_remand(
     raised = pending + [r for p in request.peers for r in (p.evidence_requests or [])]
     answered = [r for r in raised if answers(r, request.evidence)]
     if answered:
-        fields = BY_PERSONA[request.persona](request.dimension, _second_look(request, answered))
+        fields = BY_PERSONA[request.persona](request.criterion, _second_look(request, answered))
         pending = [r for r in pending if not answers(r, request.evidence)]
         notes.append("the evidence the court asked for arrived, so I re-read all of it")
     return fields, pending
@@ -166,9 +166,9 @@ def _revised(
     fields["evidence_requests"] = [r.model_dump() for r in pending] or None
     return JudicialOpinion(
         opinion_id=opinion_id(
-            request.persona, request.dimension.id, content_digest(fields, request.round)
+            request.persona, request.criterion.id, content_digest(fields, request.round)
         ),
         judge=request.persona,
-        criterion_id=request.dimension.id,
+        criterion_id=request.criterion.id,
         **fields,
     )

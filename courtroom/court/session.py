@@ -29,7 +29,7 @@ from courtroom.models import (
     JudicialOpinion,
 )
 from courtroom.problems import Problem
-from courtroom.rubric import CourtParameters, Dimension, Rubric
+from courtroom.rubric import CourtParameters, Criterion, Rubric
 from courtroom.trace import Trace
 
 __all__ = ["CourtOutcome", "hold_court"]
@@ -94,25 +94,25 @@ def hold_court(
     court_limits = limits or rubric.court
     investigate = investigator or _default_investigator
 
-    def proceed(dim: Dimension) -> Hearing:
-        opening = opinions.get(dim.id, [])
+    def proceed(criterion: Criterion) -> Hearing:
+        opening = opinions.get(criterion.id, [])
         first = list(opening() if callable(opening) else opening)
-        hearing = Hearing(dim, case, pool, list(shown.get(dim.id, [])), first, bench=bench,
-                          trace=trace, clock=clock, limits=court_limits,
+        hearing = Hearing(criterion, case, pool, list(shown.get(criterion.id, [])), first,
+                          bench=bench, trace=trace, clock=clock, limits=court_limits,
                           investigate=investigate)
         if hearing.opening() == "hearing":
             hearing.hear()
         return hearing
 
-    dims = list(rubric.dimensions)
-    workers = max(1, min(MAX_SESSIONS, len(dims)))
+    criteria = list(rubric.criteria)
+    workers = max(1, min(MAX_SESSIONS, len(criteria)))
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="court") as executor:
-        hearings = list(executor.map(proceed, dims))  # re-raises a hearing's exception
+        hearings = list(executor.map(proceed, criteria))  # re-raises a hearing's exception
     new_evidence: dict[str, Evidence] = {}
     for hearing in hearings:
         new_evidence.update(hearing.added)
     return CourtOutcome(
-        opinions={h.dim.id: h.final_opinions() for h in hearings},
-        records={h.dim.id: h.record for h in hearings},
+        opinions={h.criterion.id: h.final_opinions() for h in hearings},
+        records={h.criterion.id: h.record for h in hearings},
         new_evidence=new_evidence,
     )

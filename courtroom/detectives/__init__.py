@@ -28,7 +28,7 @@ from courtroom.detectives.remand import investigate
 from courtroom.detectives.repo import (
     changes,  # noqa: F401
     history,  # noqa: F401
-    judging,  # noqa: F401
+    judge_code,  # noqa: F401
     orchestration,  # noqa: F401
     source,  # noqa: F401
     state_flow,  # noqa: F401

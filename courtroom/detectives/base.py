@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from courtroom.detectives.repo.workspace import Workspace
     from courtroom.detectives.report.image_claude import Transcriber
     from courtroom.diff import Diff
-    from courtroom.rubric import Dimension
+    from courtroom.rubric import Criterion
 
 
 @dataclass(frozen=True)
@@ -24,8 +24,8 @@ class Case:
     workspace: Workspace
     pdf: Path | None = None
     pdf_display: str | None = None
-    #: The rubric's dimensions: the report detective reads its concepts from them.
-    dimensions: tuple[Dimension, ...] = ()
+    #: The rubric's criteria: the report detective reads its concepts from them.
+    criteria: tuple[Criterion, ...] = ()
     #: Claude's reading of diagram images, set only when Claude judges the audit (the
     #: judges' client); None offline, and then no image leaves the machine.
     transcriber: Transcriber | None = None

@@ -61,12 +61,12 @@ def check_rubric(rubric: Rubric, source: str = "rubric",
                           f"(known: {known})")
     tags = produced(profile)
     extra = declared or {}
-    for i, dim in enumerate(rubric.dimensions):
-        own = {criterion_tag(dim.id)} if dim.checks else set()
-        mine = tags | own | set(extra.get(dim.id, ()))
-        for tag in dim.evidence_tags or ():
+    for i, criterion in enumerate(rubric.criteria):
+        own = {criterion_tag(criterion.id)} if criterion.checks else set()
+        mine = tags | own | set(extra.get(criterion.id, ()))
+        for tag in criterion.evidence_tags or ():
             if tag not in mine:
-                raise RubricError(f"{source}: dimensions[{i}]({dim.id}).evidence_tags: "
+                raise RubricError(f"{source}: dimensions[{i}]({criterion.id}).evidence_tags: "
                                   f"{_why_unknown(tag, profile)}")
 
 
@@ -87,10 +87,10 @@ def with_profile(rubric: Rubric) -> Rubric:
     own = bundled_rubrics().get(profile) if profile else None
     if own is None:
         return rubric
-    tags = {d.id: d.evidence_tags for d in load_rubric(own).dimensions}
-    dims = [d if d.evidence_tags or not tags.get(d.id)
-            else d.model_copy(update={"evidence_tags": tags[d.id]}) for d in rubric.dimensions]
-    return rubric.model_copy(update={"dimensions": dims})
+    tags = {d.id: d.evidence_tags for d in load_rubric(own).criteria}
+    criteria = [d if d.evidence_tags or not tags.get(d.id)
+                else d.model_copy(update={"evidence_tags": tags[d.id]}) for d in rubric.criteria]
+    return rubric.model_copy(update={"criteria": criteria})
 
 
 def load_checked(path: Path, declared: Mapping[str, Set[str]] | None = None) -> Rubric:

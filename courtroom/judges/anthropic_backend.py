@@ -146,7 +146,7 @@ class AnthropicBackend:
                     messages.append({"role": "user", "content": personas.retry_block(str(exc))})
                     raise
         return claude_request.to_opinion(
-            request.persona, request.dimension.id, request.round, draft
+            request.persona, request.criterion.id, request.round, draft
         )
 
     def transcribe(self, image: Prepared) -> tuple[Transcription, JudgeUsage]:

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from courtroom.detectives.docket import relevant
 from courtroom.models import Evidence, JudgeName, JudicialOpinion
-from courtroom.rubric import Dimension
+from courtroom.rubric import Criterion
 
 
 class JudgeRequest(BaseModel):
@@ -19,7 +19,7 @@ class JudgeRequest(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     persona: JudgeName
-    dimension: Dimension
+    criterion: Criterion
     evidence: list[Evidence] = Field(description="Only the evidence for this criterion.")
     #: Other judges' opinions during a court hearing (structured data only); empty at first.
     peers: list[JudicialOpinion] = Field(default_factory=list)
@@ -86,9 +86,9 @@ def kind(item: Evidence) -> str:
 
 
 def left_out(
-    dimension: Dimension, pool: Iterable[Evidence], shown: Sequence[Evidence]
+    criterion: Criterion, pool: Iterable[Evidence], shown: Sequence[Evidence]
 ) -> dict[str, int]:
-    """Counts by kind of the items relevant to ``dimension`` that ``shown`` does not hold."""
+    """Counts by kind of the items relevant to ``criterion`` that ``shown`` does not hold."""
     kept = {e.id for e in shown}
-    counts = Counter(kind(e) for e in relevant(dimension, pool) if e.id not in kept)
+    counts = Counter(kind(e) for e in relevant(criterion, pool) if e.id not in kept)
     return dict(sorted(counts.items()))

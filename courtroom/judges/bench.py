@@ -36,7 +36,7 @@ Answer = tuple[JudicialOpinion, JudgeUsage]
 def prefix_key(request: JudgeRequest) -> Hashable:
     """What the personas of one criterion and round share: the cacheable prompt prefix."""
     evidence = tuple(e.id for e in request.evidence)
-    return (request.dimension.id, request.round, evidence, tuple(sorted(request.omitted.items())))
+    return (request.criterion.id, request.round, evidence, tuple(sorted(request.omitted.items())))
 
 
 class JudgeBench:
@@ -104,7 +104,7 @@ class JudgeBench:
         self._dispatch.close()
 
     def _one(self, request: JudgeRequest) -> Answer:
-        who = {"criterion_id": request.dimension.id, "judge": request.persona,
+        who = {"criterion_id": request.criterion.id, "judge": request.persona,
                "round": request.round}
         backend, held = self._route(request)
         # Rule-based backends (offline) recompute in microseconds; caching them would only
@@ -147,7 +147,7 @@ class JudgeBench:
             error = f"{type(exc).__name__}: {exc}"
         except Exception as exc:  # a backend bug must not sink the whole audit
             spent, error = JudgeUsage(), f"unexpected {type(exc).__name__}"
-        return JudicialOpinion.fallback_for(request.persona, request.dimension.id), spent, error
+        return JudicialOpinion.fallback_for(request.persona, request.criterion.id), spent, error
 
     def _route(self, request: JudgeRequest) -> tuple[Backend, float]:
         """Which backend judges this request, and the estimate held for it under the cap.
@@ -178,7 +178,7 @@ class JudgeBench:
 
     def _over_budget(self, request: JudgeRequest, estimate: float) -> None:
         assert self._budget is not None
-        cid = request.dimension.id
+        cid = request.criterion.id
         line = (f"cost cap ${self._budget.cap:.2f} reached (spent ≈ ${self._budget.spent:.4f}, "
                 f"next calls ≈ ${estimate:.4f}): {cid} round {request.round} judged by the "
                 f"offline bench")

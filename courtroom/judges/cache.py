@@ -59,11 +59,11 @@ class OpinionCache:
             {
                 "format": CACHE_FORMAT,
                 "backend": backend_name,
-                "criterion": request.dimension.model_dump(mode="json"),
+                "criterion": request.criterion.model_dump(mode="json"),
                 "evidence": [_evidence_key(e) for e in request.evidence],
                 "omitted": request.omitted,
                 "persona": request.persona,
-                "prompt": personas.prompt_digest(request.persona, request.dimension),
+                "prompt": personas.prompt_digest(request.persona, request.criterion),
                 "schema": envelope.OUTPUT_SCHEMA,
                 "round": request.round,
                 "peers": [p.model_dump(mode="json") for p in request.peers],

@@ -109,17 +109,17 @@ def _block(tag: str, value: Any) -> str:
 
 def user_content(request: JudgeRequest) -> list[dict[str, Any]]:
     """The user turn's content blocks for a request, shared part first."""
-    dim = request.dimension
-    data: dict[str, Any] = {"criterion_id": dim.id, "items": evidence_data(request.evidence)}
+    criterion = request.criterion
+    data: dict[str, Any] = {"criterion_id": criterion.id, "items": evidence_data(request.evidence)}
     if request.omitted:
         data["left_out"] = dict(sorted(request.omitted.items()))
     changes = sum(DIFF_TAG in e.tags for e in request.evidence)
     shared = personas.criterion_block(
-        dim, len(request.evidence), sum(request.omitted.values()), changes
+        criterion, len(request.evidence), sum(request.omitted.values()), changes
     ) + "\n\n" + _block(EVIDENCE_TAG, data)
     blocks: list[dict[str, Any]] = [
         {"type": "text", "text": shared, "cache_control": dict(_CACHE)},
-        {"type": "text", "text": personas.persona_block(request.persona, dim)},
+        {"type": "text", "text": personas.persona_block(request.persona, criterion)},
     ]
     if request.round > 0:
         hearing = [personas.hearing_block(request.round)]

@@ -34,7 +34,7 @@ from courtroom.judges.facts import (
     spot,
 )
 from courtroom.models import NO_EVIDENCE, JudgeName
-from courtroom.rubric import Dimension
+from courtroom.rubric import Criterion
 from courtroom.untrusted import one_line
 
 Fields = dict[str, Any]
@@ -46,8 +46,8 @@ _ARTIFACT_PLACE = {
 }
 
 
-def _where(dim: Dimension) -> str:
-    return _ARTIFACT_PLACE.get(dim.target_artifact, "the submission")
+def _where(criterion: Criterion) -> str:
+    return _ARTIFACT_PLACE.get(criterion.target_artifact, "the submission")
 
 
 def _cite(items: list[Any]) -> list[str]:
@@ -64,43 +64,45 @@ def _remediation(f: Facts) -> str | None:
     return " ".join(fixes) if fixes else None
 
 
-def _unproven(dim: Dimension, score: int, f: Facts, argument: str) -> Fields:
+def _unproven(criterion: Criterion, score: int, f: Facts, argument: str) -> Fields:
     """The opinion when no fact points either way: nothing can be credited."""
     return {
         "score": score,
         "argument": argument,
         "cited_evidence": [NO_EVIDENCE],
-        "remediation": _unproven_fix(dim, f),
+        "remediation": _unproven_fix(criterion, f),
     }
 
 
-def _unproven_fix(dim: Dimension, f: Facts) -> str:
+def _unproven_fix(criterion: Criterion, f: Facts) -> str:
     """What would let the criterion be judged: the artifact that was absent, else what the
     detectives looked for (cut at a word, never mid-word)."""
     absent = next((e for e in f.items if not e.found and e.goal.startswith("PDF report ")), None)
     if absent is not None and absent.goal == "PDF report given":
-        return (f"No PDF report was given, so {dim.name} could not be judged: pass the report "
-                "with --pdf (the action's `pdf` input).")
+        return (f"No PDF report was given, so {criterion.name} could not be judged: pass the "
+                "report with --pdf (the action's `pdf` input).")
     if absent is not None:
         return (f"The PDF report could not be read ({one_line(absent.content or '', 90)}), so "
-                f"{dim.name} could not be judged: provide a text PDF that opens without a "
+                f"{criterion.name} could not be judged: provide a text PDF that opens without a "
                 "password.")
     # A fact that was read but decides nothing still says where to look: name its place.
     seen = next((e for e in f.items if e.found and place(e.location) != "the repository"
                  and e.location.lower() != "pdf"), None)
     at = f"at {spot(seen.location)} ({one_line(seen.goal, 60)}), " if seen else ""
-    return (f"Nothing in {_where(dim)} could be judged for {dim.name}; {at}make it show what "
-            f"the detectives look for: {first_sentence(dim.forensic_instruction, 140)}.")
+    asked = first_sentence(criterion.forensic_instruction, 140)
+    return (f"Nothing in {_where(criterion)} could be judged for {criterion.name}; {at}make it "
+            f"show what the detectives look for: {asked}.")
 
 
-def prosecutor(dim: Dimension, f: Facts) -> Fields:
+def prosecutor(criterion: Criterion, f: Facts) -> Fields:
     """Critical lens: every adverse fact is a charge; only proven support escapes one."""
     share = f.share(weak_credit=0.0)
     if share is None:
-        fields = _unproven(dim, 1, f, f"No fact shows that {dim.name} is met. An unproven "
+        fields = _unproven(criterion, 1, f, f"No fact shows that {criterion.name} is met. "
+                           "An unproven "
                            "criterion earns the minimum: the burden of proof lies with "
                            "the submission.")
-        fields["charges"] = [f"Nothing in {_where(dim)} shows {dim.name}."]
+        fields["charges"] = [f"Nothing in {_where(criterion)} shows {criterion.name}."]
         return fields
     charges: list[str] = []
     for item in f.security:
@@ -112,7 +114,7 @@ def prosecutor(dim: Dimension, f: Facts) -> Fields:
     score = 1 + int(4 * share)
     if f.security:
         score = min(score, 2)
-    parts = [f"Critical reading of {dim.name}: {len(f.solid)} fact(s) hold, "
+    parts = [f"Critical reading of {criterion.name}: {len(f.solid)} fact(s) hold, "
              f"{len(f.adverse)} point against it ({len(f.missing)} missing, "
              f"{len(f.flaws)} flaw(s), {len(f.security)} security finding(s))."]
     if f.security:
@@ -137,11 +139,12 @@ def prosecutor(dim: Dimension, f: Facts) -> Fields:
     }
 
 
-def defense(dim: Dimension, f: Facts) -> Fields:
+def defense(criterion: Criterion, f: Facts) -> Fields:
     """Optimistic lens: credit every supporting fact, read gaps as unfinished work."""
     share = f.share()
     if share is None:
-        fields = _unproven(dim, 2, f, f"No fact points either way for {dim.name}. Silence from "
+        fields = _unproven(criterion, 2, f, f"No fact points either way for {criterion.name}. "
+                           "Silence from "
                            "the detectives is not proof the work is absent; the defense "
                            "cannot credit what it cannot see, but asks the court not to "
                            "presume the worst.")
@@ -151,7 +154,7 @@ def defense(dim: Dimension, f: Facts) -> Fields:
     if not f.supports:
         return {
             "score": 1,
-            "argument": f"The defense concedes {dim.name}: every fact points against it "
+            "argument": f"The defense concedes {criterion.name}: every fact points against it "
             f"({_list(f.adverse)}), so there is no work to credit.",
             "cited_evidence": [NO_EVIDENCE],
             "mitigations": None,
@@ -161,7 +164,7 @@ def defense(dim: Dimension, f: Facts) -> Fields:
     if f.security:
         score = min(score, 4)
     mitigations = _mitigations(f)
-    parts = [f"Optimistic reading of {dim.name}: {len(f.supports)} fact(s) show work that "
+    parts = [f"Optimistic reading of {criterion.name}: {len(f.supports)} fact(s) show work that "
              f"meets it, notably {_list(f.supports, 2)}."]
     if f.weak:
         parts.append(f"{len(f.weak)} of them rest on low confidence and earn partial credit.")
@@ -196,17 +199,18 @@ def _mitigations(f: Facts) -> list[str]:
                           if e.id not in credited]
 
 
-def tech_lead(dim: Dimension, f: Facts) -> Fields:
+def tech_lead(criterion: Criterion, f: Facts) -> Fields:
     """Pragmatic lens: does it work, can it be maintained, is the structure sound."""
     share = f.share(weak_credit=0.5)
     if share is None:
-        return _unproven(dim, 1, f, f"Nothing shows that {dim.name} works: with no decisive "
+        return _unproven(criterion, 1, f, f"Nothing shows that {criterion.name} works: "
+                         "with no decisive "
                          "evidence there is nothing a colleague could run, debug or extend.")
     working = sorted(f.supports, key=lambda e: (-e.confidence, e.location, e.goal))
     score = 1 + round_score(4 * share) - bool(f.broken)
     if f.security:
         score = min(score, 3)
-    parts = [f"Pragmatic view of {dim.name}: {len(working)} fact(s) show working parts "
+    parts = [f"Pragmatic view of {criterion.name}: {len(working)} fact(s) show working parts "
              f"against {len(f.adverse)} that do not."]
     if working:
         parts.append(f"Strongest: {fact(working[0])}.")
@@ -235,7 +239,7 @@ def tech_lead(dim: Dimension, f: Facts) -> Fields:
 
 
 #: Each persona's lens, for the opening opinion and for a hearing's second look.
-BY_PERSONA: dict[JudgeName, Callable[[Dimension, Facts], Fields]] = {
+BY_PERSONA: dict[JudgeName, Callable[[Criterion, Facts], Fields]] = {
     "Prosecutor": prosecutor,
     "Defense": defense,
     "TechLead": tech_lead,

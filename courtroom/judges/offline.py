@@ -16,15 +16,15 @@ from courtroom.models import JudicialOpinion, opinion_id
 
 def first_opinion(request: JudgeRequest) -> JudicialOpinion:
     """The persona's opening opinion on a criterion, from its lens alone."""
-    fields = lenses.BY_PERSONA[request.persona](request.dimension, Facts(tuple(request.evidence)))
+    fields = lenses.BY_PERSONA[request.persona](request.criterion, Facts(tuple(request.evidence)))
     fields.setdefault("charges", None)
     fields.setdefault("mitigations", None)
     return JudicialOpinion(
         opinion_id=opinion_id(
-            request.persona, request.dimension.id, content_digest(fields, request.round)
+            request.persona, request.criterion.id, content_digest(fields, request.round)
         ),
         judge=request.persona,
-        criterion_id=request.dimension.id,
+        criterion_id=request.criterion.id,
         **fields,
     )
 

@@ -17,7 +17,7 @@ import jinja2
 from courtroom.errors import RenderError
 from courtroom.models import JudgeName
 from courtroom.resources import templates_dir
-from courtroom.rubric import Dimension
+from courtroom.rubric import Criterion
 
 #: File stem of each persona's philosophy block.
 PHILOSOPHY_FILES: dict[JudgeName, str] = {
@@ -26,7 +26,7 @@ PHILOSOPHY_FILES: dict[JudgeName, str] = {
     "TechLead": "philosophy_techlead.j2",
 }
 
-#: Which judicial_logic field of a dimension speaks to which persona.
+#: Which judicial_logic field of a criterion speaks to which persona.
 GUIDANCE_FIELDS: dict[JudgeName, str] = {
     "Prosecutor": "prosecutor",
     "Defense": "defense",
@@ -66,30 +66,30 @@ def philosophy(persona: JudgeName) -> str:
     return render(PHILOSOPHY_FILES[persona])
 
 
-def guidance(persona: JudgeName, dimension: Dimension) -> str | None:
-    """The rubric's judicial_logic text for this persona on this dimension, if any."""
-    logic = dimension.judicial_logic
+def guidance(persona: JudgeName, criterion: Criterion) -> str | None:
+    """The rubric's judicial_logic text for this persona on this criterion, if any."""
+    logic = criterion.judicial_logic
     if logic is None:
         return None
     value = getattr(logic, GUIDANCE_FIELDS[persona], None)
     return value.strip() if isinstance(value, str) and value.strip() else None
 
 
-def persona_block(persona: JudgeName, dimension: Dimension) -> str:
+def persona_block(persona: JudgeName, criterion: Criterion) -> str:
     """The persona-specific instruction placed after the shared evidence."""
     return render(
         "persona.j2",
         philosophy_template=PHILOSOPHY_FILES[persona],
-        guidance=guidance(persona, dimension),
-        dimension=dimension,
+        guidance=guidance(persona, criterion),
+        criterion=criterion,
     )
 
 
-def criterion_block(dimension: Dimension, count: int, left_out: int = 0,
+def criterion_block(criterion: Criterion, count: int, left_out: int = 0,
                     changes: int = 0) -> str:
     """The criterion's rubric text (shared by the three personas of a criterion); ``changes``
     of the items, shown first, are hunks of the change under review."""
-    return render("criterion.j2", dimension=dimension, count=count, left_out=left_out,
+    return render("criterion.j2", criterion=criterion, count=count, left_out=left_out,
                   changes=changes)
 
 
@@ -103,19 +103,19 @@ def retry_block(problem: str) -> str:
     return render("retry.j2", problem=problem)
 
 
-def system_prompt(persona: JudgeName, dimension: Dimension) -> str:
+def system_prompt(persona: JudgeName, criterion: Criterion) -> str:
     """The persona's whole instruction text: shared task block + its own seat block."""
-    return task_block() + "\n\n" + persona_block(persona, dimension)
+    return task_block() + "\n\n" + persona_block(persona, criterion)
 
 
-def prompt_digest(persona: JudgeName, dimension: Dimension) -> str:
+def prompt_digest(persona: JudgeName, criterion: Criterion) -> str:
     """sha256 of everything the persona is instructed with (a part of the cache key)."""
     text = "\x1e".join(
         (
-            system_prompt(persona, dimension),
-            criterion_block(dimension, 1),
-            criterion_block(dimension, 0),
-            criterion_block(dimension, 1, 1),
+            system_prompt(persona, criterion),
+            criterion_block(criterion, 1),
+            criterion_block(criterion, 0),
+            criterion_block(criterion, 1, 1),
             hearing_block(1),
         )
     )

@@ -19,7 +19,7 @@ import jinja2
 from courtroom.errors import RenderError
 from courtroom.models import Verdict
 from courtroom.render.brief import attention, summary_sentence, top_fixes, verdict_line
-from courtroom.render.digest import build_view
+from courtroom.render.build import build_view
 from courtroom.render.state import COMMENT_MARKER, PreviousAudit, encode_state
 from courtroom.render.text import anchor, code, neutralise, printable
 from courtroom.render.view import ReportView, short_id

@@ -1,8 +1,8 @@
-"""View model for the templates: what a reader needs from a Verdict, pre-digested.
+"""View model for the templates: what a reader needs from a Verdict, ready to lay out.
 
 Templates stay dumb (loops and layout); every judgement about *what* to show is made in
 plain testable Python: here (the shapes, score bars, scratch paths) and in
-``render_digest`` (which citation is a hallucination, which criterion was judged on a
+``render/build.py`` (which citation is a hallucination, which criterion was judged on a
 missing PDF, what changed since the last audit).
 """
 

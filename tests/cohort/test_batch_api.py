@@ -18,7 +18,7 @@ from courtroom.cohort.settings import BatchSettings
 from courtroom.errors import ConfigError
 from courtroom.rubric import default_rubric_path, load_rubric
 
-CALLS_PER_AUDIT = 3 * len(load_rubric(default_rubric_path()).dimensions)
+CALLS_PER_AUDIT = 3 * len(load_rubric(default_rubric_path()).criteria)
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ Score: 7/10 — the report explains fan-in well.
 """
 
 PEER_TABLE = """# Audit
-| # | Dimension | Score | Notes |
+| # | Criterion | Score | Notes |
 |---|-----------|:-----:|-------|
 | 1 | Graph orchestration architecture | 3/5 | see `builder.py` |
 | 2 | **State Management Rigor** | 5 | typed state |

@@ -35,7 +35,7 @@ CASE = Case(workspace=None, pdf=None)  # type: ignore[arg-type]  # remands are f
 
 def rubric_with(ids: Sequence[str], court: Mapping[str, Any] | None = None,
                 tags: Sequence[str] = ("github_repo",)) -> Rubric:
-    """A rubric of github_repo dimensions with the given ids (and court limits), each
+    """A rubric of github_repo criteria with the given ids (and court limits), each
     shown every repository fact."""
     data: dict[str, Any] = {
         "rubric_metadata": {"rubric_name": "Court test", "version": "1"},
@@ -72,7 +72,7 @@ class ScriptedBackend(FakeBackend):
         """The next scripted answer; the judge's previous opinion when nothing is queued."""
         with self._lock:
             self.requests.append(request)
-            queue = self.queues[(request.dimension.id, request.persona)]
+            queue = self.queues[(request.criterion.id, request.persona)]
             answer = queue.popleft() if queue else None
         if isinstance(answer, JudgeError):
             raise answer
@@ -125,7 +125,7 @@ def synthesise(
         outcome.settle(
             chief_justice.rule(d.id, d.name, outcome.opinions[d.id], full, rubric.parameters)
         )
-        for d in rubric.dimensions
+        for d in rubric.criteria
     ]
 
 

@@ -37,8 +37,8 @@ ANSWER = make_evidence("Error edge after the judges (second look)", location="sr
 
 def request(persona: str, previous: JudicialOpinion, peers: Sequence[JudicialOpinion],
             evidence: Sequence[Evidence], round_: int = 1) -> JudgeRequest:
-    dim = rubric_with(["c"]).dimensions[0]
-    return JudgeRequest(persona=persona, dimension=dim, evidence=list(evidence),  # type: ignore[arg-type]
+    criterion = rubric_with(["c"]).criteria[0]
+    return JudgeRequest(persona=persona, criterion=criterion, evidence=list(evidence),  # type: ignore[arg-type]
                         peers=list(peers), previous=previous, round=round_)
 
 
@@ -112,10 +112,10 @@ def offline_court(
 ) -> tuple[Rubric, CourtOutcome, dict[str, Evidence]]:
     rubric = rubric_with(["c"], tags=tags)
     pool = {e.id: e for e in evidence}
-    shown = {d.id: evidence_for(d, pool.values()) for d in rubric.dimensions}
+    shown = {d.id: evidence_for(d, pool.values()) for d in rubric.criteria}
     bench = JudgeBench(OfflineBackend(), max_workers=3)
-    requests = [JudgeRequest(persona=j, dimension=d, evidence=shown[d.id])
-                for d in rubric.dimensions for j in JUDGES]
+    requests = [JudgeRequest(persona=j, criterion=d, evidence=shown[d.id])
+                for d in rubric.criteria for j in JUDGES]
     opinions = {"c": [o for o, _ in bench.judge(requests)]}
     outcome = hold_court(rubric, CASE, pool, shown, opinions, bench=bench, trace=Trace(),
                          limits=limits, investigator=investigator or Investigator())

@@ -55,7 +55,7 @@ def convene(
 ) -> CourtOutcome:
     """Run the court over scripted opinions with the real bench around the fake backend."""
     pool = pool if pool is not None else POOL
-    shown = {d.id: list(pool.values()) for d in rubric.dimensions}
+    shown = {d.id: list(pool.values()) for d in rubric.criteria}
     return hold_court(rubric, CASE, pool, shown, opinions, bench=JudgeBench(backend),
                       trace=Trace(), clock=clock or time.monotonic, limits=limits,
                       investigator=investigator or Investigator())

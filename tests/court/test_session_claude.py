@@ -70,7 +70,7 @@ def claude_court(
     rubric = rubric_with(["c"])
     pool = {GRAPH.id: GRAPH}
     shown = {"c": [GRAPH]}
-    requests = [JudgeRequest(persona=j, dimension=rubric.dimensions[0], evidence=[GRAPH])
+    requests = [JudgeRequest(persona=j, criterion=rubric.criteria[0], evidence=[GRAPH])
                 for j in JUDGES]
     opinions = {"c": [o for o, _ in bench.judge(requests)]}
     outcome = hold_court(rubric, CASE, pool, shown, opinions, bench=bench, trace=Trace(),

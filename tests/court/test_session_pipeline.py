@@ -55,7 +55,7 @@ class Disputed(FakeBackend):
 
     def opine(self, request: JudgeRequest) -> tuple[JudicialOpinion, JudgeUsage]:
         opinion, usage = self.inner.opine(request)
-        if request.round == 0 and request.dimension.id == CONTESTED:
+        if request.round == 0 and request.criterion.id == CONTESTED:
             forced = {"Prosecutor": 1, "Defense": 5}.get(request.persona)
             if forced is not None:
                 opinion = opinion.model_copy(update={"score": forced})

@@ -1,23 +1,23 @@
-"""Builders for PDF-analysis tests: rubric dimensions, cases and report texts (generated)."""
+"""Builders for PDF-analysis tests: rubric criteria, cases and report texts (generated)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from courtroom.detectives import Case
-from courtroom.rubric import Dimension
+from courtroom.rubric import Criterion
 
 
-def concept_dimension(instruction: str, success: str | None = None) -> Dimension:
-    """A pdf_report dimension whose instruction enumerates the concepts to look for."""
-    return Dimension(id="depth", name="Depth", target_artifact="pdf_report",
+def concept_dimension(instruction: str, success: str | None = None) -> Criterion:
+    """A pdf_report criterion whose instruction enumerates the concepts to look for."""
+    return Criterion(id="depth", name="Depth", target_artifact="pdf_report",
                      forensic_instruction=instruction, success_pattern=success)
 
 
-def with_rubric(case: Case, *dimensions: Dimension) -> Case:
-    """The same case, carrying the rubric's dimensions."""
+def with_rubric(case: Case, *criteria: Criterion) -> Case:
+    """The same case, carrying the rubric's criteria."""
     return Case(workspace=case.workspace, pdf=case.pdf, pdf_display=case.pdf_display,
-                dimensions=dimensions)
+                criteria=criteria)
 
 
 FOUR = concept_dimension("Search the report for Dialectical Synthesis, Fan-In/Fan-Out, "

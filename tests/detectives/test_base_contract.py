@@ -24,7 +24,7 @@ def test_every_fact_carries_only_declared_tags(tmp_path: Path, open_case: OpenCa
         encoding="utf-8")
     rubric = parse_rubric((Path(__file__).resolve().parents[2] / "rubrics" / "pr-gate.json")
                           .read_text(encoding="utf-8"))
-    case = Case(workspace=open_case(repo).workspace, dimensions=tuple(rubric.dimensions))
+    case = Case(workspace=open_case(repo).workspace, criteria=tuple(rubric.criteria))
     checks = sorted(name for name in REGISTRY if name.startswith("check_"))
     assert measures.long_functions(case.workspace, 50)  # the size facts are exercised
     for name in (*GENERIC, *checks):

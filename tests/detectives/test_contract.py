@@ -24,19 +24,19 @@ from courtroom.detectives.remand import investigate
 from courtroom.errors import RubricError
 from courtroom.models import EvidenceRequest
 from courtroom.resources import named_rubric
-from courtroom.rubric import Dimension, default_rubric_path, load_rubric, parse_rubric
+from courtroom.rubric import Criterion, default_rubric_path, load_rubric, parse_rubric
 from detectives.submissions import buzzword_pdf, exemplary_submission, flawed_submission, good_pdf
 
 ARTIFACTS = {"github_repo", "pdf_report", "pdf_images"}
 
 
-def rubric(*dims: tuple[str, list[str] | None], profile: str | None = None) -> str:
+def rubric(*criteria: tuple[str, list[str] | None], profile: str | None = None) -> str:
     meta: dict[str, object] = {"rubric_name": "PR gate"}
     if profile:
         meta["profile"] = profile
     return json.dumps({"rubric_metadata": meta, "dimensions": [
         {"id": ident, "name": ident.replace("_", " "), "target_artifact": "github_repo",
-         "forensic_instruction": "Look.", "evidence_tags": tags} for ident, tags in dims]})
+         "forensic_instruction": "Look.", "evidence_tags": tags} for ident, tags in criteria]})
 
 
 #: One criterion per kind of declarative check, so that every check detective speaks.
@@ -50,14 +50,14 @@ CHECKS = [
 ]
 
 
-def checked(kind: str, check: dict[str, object]) -> Dimension:
-    return Dimension.model_validate({"id": f"own_{kind}", "name": kind,
+def checked(kind: str, check: dict[str, object]) -> Criterion:
+    return Criterion.model_validate({"id": f"own_{kind}", "name": kind,
                                      "target_artifact": "github_repo",
                                      "forensic_instruction": "Look.", "checks": [check]})
 
 
 def test_every_tag_a_fact_carries_is_declared_by_its_detective(tmp_path: Path) -> None:
-    dims = (*load_rubric(default_rubric_path()).dimensions,
+    criteria = (*load_rubric(default_rubric_path()).criteria,
             *(checked(str(c["kind"]), c) for c in CHECKS))
     cases = [(exemplary_submission(tmp_path / "good"), good_pdf(tmp_path / "good.pdf")),
              (flawed_submission(tmp_path / "bad"), buzzword_pdf(tmp_path / "bad.pdf")),
@@ -68,7 +68,7 @@ def test_every_tag_a_fact_carries_is_declared_by_its_detective(tmp_path: Path) -
         with open_workspace(str(repo), timeout=30) as ws:
             # The good submission is audited as a change over its previous commit (a diff).
             change = diff.load(ws.root, "HEAD~1", ws.commit) if repo.name == "good" else None
-            case = Case(workspace=ws, pdf=pdf, pdf_display=pdf.name, dimensions=dims,
+            case = Case(workspace=ws, pdf=pdf, pdf_display=pdf.name, criteria=criteria,
                         diff=change)
             facts = run_detectives(case).evidence
             facts += investigate(case, [EvidenceRequest(path="src/nowhere.py", question="?")])
@@ -135,11 +135,11 @@ def test_a_criterions_own_checks_declare_its_criterion_tag() -> None:
 def test_the_profile_covers_its_own_criteria_left_untagged(tmp_path: Path) -> None:
     copy = parse_rubric(rubric(("graph_orchestration", None), ("release_notes", None),
                                profile=AUTOMATON_AUDITOR))
-    graph, notes = with_profile(copy).dimensions
+    graph, notes = with_profile(copy).criteria
     assert graph.evidence_tags == ["graph", "parallelism", "conditional"]
     assert notes.evidence_tags is None  # the profile knows nothing of it: not covered
     plain = parse_rubric(rubric(("graph_orchestration", None)))
-    assert with_profile(plain).dimensions[0].evidence_tags is None
+    assert with_profile(plain).criteria[0].evidence_tags is None
     path = tmp_path / "r.json"
     path.write_text(rubric(("audit_logging", ["audit_trail"])), encoding="utf-8")
     with pytest.raises(RubricError, match=r"r\.json: dimensions"):

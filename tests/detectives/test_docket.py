@@ -8,13 +8,13 @@ from verdict_builders import make_evidence
 
 from courtroom.detectives.docket import MAX_ITEMS, evidence_for, is_covered
 from courtroom.judges.base import left_out
-from courtroom.rubric import Dimension
+from courtroom.rubric import Criterion
 
 
 def criterion(ident: str, name: str, artifact: str = "github_repo",
               tags: list[str] | None = None, checks: list[dict[str, str]] | None = None
-              ) -> Dimension:
-    return Dimension.model_validate({"id": ident, "name": name, "target_artifact": artifact,
+              ) -> Criterion:
+    return Criterion.model_validate({"id": ident, "name": name, "target_artifact": artifact,
                                      "forensic_instruction": "Look.", "evidence_tags": tags,
                                      "checks": checks or []})
 
@@ -106,6 +106,6 @@ def test_a_criterions_own_check_facts_reach_it_and_no_other() -> None:
     assert [e.goal for e in evidence_for(gated, pool)] == ["CI", "ruff configured"]
     assert evidence_for(other, pool) == []
     # Checks alone: the criterion's own facts, never every fact of its artifact.
-    only = Dimension.model_validate({**gated.model_dump(exclude={"checks"}),
+    only = Criterion.model_validate({**gated.model_dump(exclude={"checks"}),
                                      "evidence_tags": None, "checks": checks})
     assert [e.goal for e in evidence_for(only, pool)] == ["CI"]

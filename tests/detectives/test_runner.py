@@ -20,7 +20,7 @@ from detectives.conftest import OpenCase
 from detectives.submissions import exemplary_submission, flawed_submission, good_pdf
 
 ARTIFACTS = {"github_repo", "pdf_report", "pdf_images"}
-#: Topic tags each default-rubric dimension is judged on (docs/ARCHITECTURE.md).
+#: Topic tags each default-rubric criterion is judged on (docs/ARCHITECTURE.md).
 DIMENSION_TAGS = {
     "git_forensic_analysis": {"git", "history"},
     "state_management_rigor": {"state"},
@@ -42,8 +42,8 @@ def test_every_dimension_gets_located_evidence(tmp_path: Path, open_case: OpenCa
     found = run_detectives(case, trace=trace)
     evidence, errors = found.evidence, found.problems
     assert errors == []
-    for dim, tags in DIMENSION_TAGS.items():
-        assert any(tags & set(e.tags) for e in evidence), dim
+    for criterion, tags in DIMENSION_TAGS.items():
+        assert any(tags & set(e.tags) for e in evidence), criterion
     root = str(case.workspace.root)
     for e in evidence:
         assert len(ARTIFACTS & set(e.tags)) == 1, e

@@ -151,7 +151,7 @@ def image_problem(body: dict[str, Any]) -> str | None:
 
             with Image.open(io.BytesIO(base64.b64decode(data, validate=True))) as image:
                 if max(image.size) > MAX_IMAGE_SIDE:
-                    return "image dimensions exceed max allowed size: 8000 pixels"
+                    return "image criteria exceed max allowed size: 8000 pixels"
                 if image.format.lower() != source["media_type"].split("/")[1]:
                     return "image does not match the provided media type"
         except (binascii.Error, OSError, ValueError):

@@ -1,4 +1,4 @@
-"""Shared fixtures of the judge tests: a rubric dimension, evidence, the fake Messages API."""
+"""Shared fixtures of the judge tests: a rubric criterion, evidence, the fake Messages API."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from fakes.anthropic_server import FakeAnthropic
 
 from courtroom.judges.anthropic_backend import AnthropicBackend
 from courtroom.models import Direction, Evidence
-from courtroom.rubric import Dimension, JudicialLogic
+from courtroom.rubric import Criterion, JudicialLogic
 
 #: A fake key: tests assert it never leaves the auth header.
 SECRET = "sk-ant-test-7c1f0e55d9a94b3c"
 
 
-def dimension(ident: str = "safe_tool_engineering") -> Dimension:
-    return Dimension(
+def make_criterion(ident: str = "safe_tool_engineering") -> Criterion:
+    return Criterion(
         id=ident,
         name="Safe Tool Engineering",
         target_artifact="github_repo",

@@ -16,14 +16,14 @@ from courtroom.judges.cache import OpinionCache
 from courtroom.models import FALLBACK_ARGUMENT, JUDGES
 from courtroom.trace import Trace
 
-from .conftest import SECRET, dimension, mixed_evidence
+from .conftest import SECRET, make_criterion, mixed_evidence
 
 SAMPLING = {"temperature", "top_p", "top_k"}
 
 
 def request(persona="Prosecutor", evidence=None, **kw) -> JudgeRequest:
     ev = mixed_evidence() if evidence is None else evidence
-    return JudgeRequest(persona=persona, dimension=dimension(), evidence=ev, **kw)
+    return JudgeRequest(persona=persona, criterion=make_criterion(), evidence=ev, **kw)
 
 
 def keys_anywhere(value) -> set[str]:
@@ -205,14 +205,14 @@ def test_thirty_concurrent_calls_overlap(fake):
     backend = make_backend("anthropic", model=None, api_key=SECRET, base_url=fake.url,
                            timeout=10.0)
     requests = [
-        JudgeRequest(persona=p, dimension=dimension(f"crit_{i}"), evidence=mixed_evidence())
+        JudgeRequest(persona=p, criterion=make_criterion(f"crit_{i}"), evidence=mixed_evidence())
         for i in range(10)
         for p in JUDGES
     ]
     bench = JudgeBench(backend, max_workers=30)
     answers = bench.judge(requests)
     assert [(o.criterion_id, o.judge) for o, _ in answers] == [
-        (r.dimension.id, r.persona) for r in requests
+        (r.criterion.id, r.persona) for r in requests
     ]
     assert len(fake.requests) == 30 and 10 <= fake.max_in_flight <= 30
     usage = bench.usage

@@ -12,7 +12,7 @@ import yaml
 from courtroom.judges.anthropic_backend import AnthropicBackend
 from courtroom.judges.base import JudgeRequest
 
-from .conftest import dimension, ev
+from .conftest import ev, make_criterion
 
 CASSETTE = Path(__file__).resolve().parent.parent / "cassettes" / "judge_techlead_opinion.yaml"
 SAMPLING = {"temperature", "top_p", "top_k"}
@@ -59,7 +59,7 @@ def test_cassette_follows_the_messages_format_and_holds_no_key():
 def test_replayed_opinion(player, monkeypatch):
     monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
     backend = AnthropicBackend(api_key="sk-ant-replay-only", timeout=5.0, sleep=lambda s: None)
-    request = JudgeRequest(persona="TechLead", dimension=dimension(), evidence=evidence())
+    request = JudgeRequest(persona="TechLead", criterion=make_criterion(), evidence=evidence())
     with player.use_cassette(str(CASSETTE), match_on=["method", "uri", "same_shape"]) as tape:
         opinion, usage = backend.opine(request)
     assert tape.play_count == 1

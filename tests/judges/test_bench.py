@@ -15,7 +15,7 @@ from courtroom.judges.offline import OfflineBackend
 from courtroom.models import FALLBACK_ARGUMENT, JUDGES
 from courtroom.trace import Trace
 
-from .conftest import dimension, mixed_evidence
+from .conftest import make_criterion, mixed_evidence
 
 
 class Flaky(FakeBackend):
@@ -34,23 +34,23 @@ class Flaky(FakeBackend):
         return opinion, JudgeUsage(input_tokens=10, output_tokens=5)
 
 
-def _ask(dims: list, evidence: dict) -> list[JudgeRequest]:  # type: ignore[type-arg]
-    return [JudgeRequest(persona=p, dimension=d, evidence=evidence.get(d.id, []))
-            for d in dims for p in JUDGES]
+def _ask(criteria: list, evidence: dict) -> list[JudgeRequest]:  # type: ignore[type-arg]
+    return [JudgeRequest(persona=p, criterion=d, evidence=evidence.get(d.id, []))
+            for d in criteria for p in JUDGES]
 
 
 def test_answers_come_back_in_request_order():
-    dims = [dimension("a"), dimension("b")]
-    answers = JudgeBench(OfflineBackend()).judge(_ask(dims, {"a": mixed_evidence()}))
+    criteria = [make_criterion("a"), make_criterion("b")]
+    answers = JudgeBench(OfflineBackend()).judge(_ask(criteria, {"a": mixed_evidence()}))
     assert [(o.criterion_id, o.judge) for o, _usage in answers] == [
-        (d.id, p) for d in dims for p in JUDGES]
+        (d.id, p) for d in criteria for p in JUDGES]
     assert all(o.cited_evidence == ["NO_EVIDENCE"] for o, _usage in answers[3:])
 
 
 def test_failed_judge_falls_back_and_the_rest_goes_on():
     for exc in (JudgeTransportError("HTTP 529 after 2 retries"), RuntimeError("bug")):
         bench = JudgeBench(Flaky(exc), max_workers=4)
-        answers = bench.judge(_ask([dimension()], {dimension().id: mixed_evidence()}))
+        answers = bench.judge(_ask([make_criterion()], {make_criterion().id: mixed_evidence()}))
         by = {o.judge: o for o, _usage in answers}
         assert by["Defense"].fallback and by["Defense"].argument == FALLBACK_ARGUMENT
         assert not by["Prosecutor"].fallback and not by["TechLead"].fallback
@@ -59,8 +59,8 @@ def test_failed_judge_falls_back_and_the_rest_goes_on():
 
 def test_trace_events_carry_figures_never_text():
     trace = Trace()
-    JudgeBench(OfflineBackend(), trace=trace).judge(_ask([dimension()],
-                                                        {dimension().id: mixed_evidence()}))
+    JudgeBench(OfflineBackend(), trace=trace).judge(_ask([make_criterion()],
+                                                        {make_criterion().id: mixed_evidence()}))
     kinds = [e["event"] for e in trace.events if e["stage"] == "judge"]
     assert kinds.count("enter") == 3 and kinds.count("exit") == 3
     exits = [e for e in trace.events if e["event"] == "exit"]
@@ -71,7 +71,7 @@ def test_trace_events_carry_figures_never_text():
 
 
 def test_unreadable_cache_entry_is_a_miss(tmp_path):
-    request = JudgeRequest(persona="Defense", dimension=dimension(), evidence=mixed_evidence())
+    request = JudgeRequest(persona="Defense", criterion=make_criterion(), evidence=mixed_evidence())
     cache = OpinionCache(tmp_path)
     key = cache.key(request, "offline")
     path = tmp_path / key[:2] / f"{key}.json"
@@ -83,13 +83,13 @@ def test_unreadable_cache_entry_is_a_miss(tmp_path):
 def test_anthropic_base_url_from_the_environment(fake, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
     backend = make_backend("anthropic", api_key="sk-ant-env-test", base_url=None, timeout=5.0)
-    request = JudgeRequest(persona="Prosecutor", dimension=dimension(), evidence=[])
+    request = JudgeRequest(persona="Prosecutor", criterion=make_criterion(), evidence=[])
     opinion, _ = backend.opine(request)
     assert len(fake.requests) == 1 and opinion.cited_evidence == ["NO_EVIDENCE"]
 
 
 def test_offline_opinions_are_not_cached(tmp_path):
-    request = JudgeRequest(persona="Defense", dimension=dimension(), evidence=mixed_evidence())
+    request = JudgeRequest(persona="Defense", criterion=make_criterion(), evidence=mixed_evidence())
     bench = JudgeBench(OfflineBackend(), cache=OpinionCache(tmp_path))
     bench.judge([request])
     bench.judge([request])

@@ -13,7 +13,7 @@ from courtroom.judges.bench import JudgeBench
 from courtroom.judges.cache import OpinionCache
 from courtroom.models import JUDGES, JudgeName
 
-from .conftest import dimension, ev, mixed_evidence
+from .conftest import ev, make_criterion, mixed_evidence
 
 CID = "safe_tool_engineering"
 
@@ -21,7 +21,7 @@ CID = "safe_tool_engineering"
 def request(persona: JudgeName = "Prosecutor", evidence: list | None = None,
             **kw: object) -> JudgeRequest:
     facts = mixed_evidence() if evidence is None else evidence
-    return JudgeRequest(persona=persona, dimension=dimension(), evidence=facts, **kw)
+    return JudgeRequest(persona=persona, criterion=make_criterion(), evidence=facts, **kw)
 
 
 def test_second_identical_audit_makes_zero_calls(fake, claude: AnthropicBackend,

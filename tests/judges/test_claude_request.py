@@ -12,13 +12,13 @@ from courtroom.judges import envelope
 from courtroom.judges.base import JudgeRequest
 from courtroom.judges.claude_request import answer_text, first_messages, params, parse, to_opinion
 
-from .conftest import dimension, mixed_evidence
+from .conftest import make_criterion, mixed_evidence
 
 GOOD = '{"score": 4, "argument": "Argument lists throughout.", "cited_evidence": ["e1"]}'
 
 
 def test_the_request_carries_the_envelope_and_the_answer_schema() -> None:
-    request = JudgeRequest(persona="Defense", dimension=dimension(), evidence=mixed_evidence())
+    request = JudgeRequest(persona="Defense", criterion=make_criterion(), evidence=mixed_evidence())
     sent = params("claude-sonnet-5-5", 2048, first_messages(request))
     assert sent["output_config"]["format"] == {"type": "json_schema",
                                                "schema": envelope.OUTPUT_SCHEMA}

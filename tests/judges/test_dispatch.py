@@ -16,7 +16,7 @@ from courtroom.judges.offline import OfflineBackend
 from courtroom.models import JUDGES, JudicialOpinion, opinion_id
 from courtroom.trace import Trace
 
-from .conftest import SECRET, dimension, long_evidence
+from .conftest import SECRET, long_evidence, make_criterion
 
 
 class Recording(FakeBackend):
@@ -36,22 +36,22 @@ class Recording(FakeBackend):
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
         started = time.monotonic()
-        time.sleep(0.2 if request.dimension.id in self.slow else self.delay)
+        time.sleep(0.2 if request.criterion.id in self.slow else self.delay)
         score = {"Prosecutor": 1, "Defense": 5, "TechLead": 3}[request.persona] \
             if self.contest else 3
         with self._lock:
             self.in_flight -= 1
-            self.log.append((request.dimension.id, request.persona, request.round, started,
+            self.log.append((request.criterion.id, request.persona, request.round, started,
                              time.monotonic()))
         opinion = JudicialOpinion(
-            opinion_id=opinion_id(request.persona, request.dimension.id, f"r{request.round}"),
-            judge=request.persona, criterion_id=request.dimension.id, score=score,
+            opinion_id=opinion_id(request.persona, request.criterion.id, f"r{request.round}"),
+            judge=request.persona, criterion_id=request.criterion.id, score=score,
             argument="Recorded.", cited_evidence=["NO_EVIDENCE"])
         return opinion, JudgeUsage(requests=1)
 
 
 def first_round(rubric) -> list[JudgeRequest]:
-    return [JudgeRequest(persona=p, dimension=d, evidence=[]) for d in rubric.dimensions
+    return [JudgeRequest(persona=p, criterion=d, evidence=[]) for d in rubric.criteria
             for p in JUDGES]
 
 
@@ -62,7 +62,7 @@ def test_the_bound_holds_over_100_criteria_with_hearings():
     requests = first_round(rubric)
     answers = bench.submit(requests)
     opening = {d.id: (lambda cid=d.id: [f.result()[0] for r, f in zip(requests, answers)
-                                        if r.dimension.id == cid]) for d in rubric.dimensions}
+                                        if r.criterion.id == cid]) for d in rubric.criteria}
     outcome = hold_court(rubric, CASE, {}, {}, opening, bench=bench, trace=Trace())
     bench.close()
     hearings = sum(r.extra_calls for r in outcome.records.values())
@@ -78,7 +78,7 @@ def test_a_hearing_starts_as_soon_as_its_own_opinions_are_in():
     requests = first_round(rubric)
     answers = bench.submit(requests)
     opening = {d.id: (lambda cid=d.id: [f.result()[0] for r, f in zip(requests, answers)
-                                        if r.dimension.id == cid]) for d in rubric.dimensions}
+                                        if r.criterion.id == cid]) for d in rubric.criteria}
     hold_court(rubric, CASE, {}, {}, opening, bench=bench, trace=Trace())
     bench.close()
     fast_hearing = min(start for cid, _p, rnd, start, _e in backend.log
@@ -101,7 +101,7 @@ def test_first_persona_of_a_criterion_goes_alone_then_the_other_two():
 def test_prefix_written_once_and_read_twice(fake):
     fake.latency = 0.05
     backend = AnthropicBackend(api_key=SECRET, base_url=fake.url, timeout=10.0)
-    requests = [JudgeRequest(persona=p, dimension=dimension(f"crit_{i}"),
+    requests = [JudgeRequest(persona=p, criterion=make_criterion(f"crit_{i}"),
                              evidence=long_evidence()) for i in range(10) for p in JUDGES]
     bench = JudgeBench(backend, max_workers=8)
     bench.judge(requests)

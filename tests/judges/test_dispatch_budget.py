@@ -10,11 +10,12 @@ from courtroom.judges.bench import JudgeBench
 from courtroom.judges.dispatch import Budget
 from courtroom.models import JUDGES
 
-from .conftest import SECRET, dimension, mixed_evidence
+from .conftest import SECRET, make_criterion, mixed_evidence
 
 
 def requests(count: int) -> list[JudgeRequest]:
-    return [JudgeRequest(persona=p, dimension=dimension(f"crit_{i}"), evidence=mixed_evidence())
+    return [JudgeRequest(persona=p, criterion=make_criterion(f"crit_{i}"),
+                         evidence=mixed_evidence())
             for i in range(count) for p in JUDGES]
 
 

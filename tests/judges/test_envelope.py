@@ -25,7 +25,7 @@ from courtroom.judges.envelope import (
 )
 from courtroom.models import JUDGES, JudgeName, JudicialOpinion, opinion_id
 
-from .conftest import dimension, ev, mixed_evidence
+from .conftest import ev, make_criterion, mixed_evidence
 
 
 def peer(judge: JudgeName = "Defense", argument: str = "Partial credit.") -> JudicialOpinion:
@@ -40,7 +40,7 @@ def data_of(text: str, tag: str) -> Any:
 def test_the_three_personas_share_one_cached_prefix_then_differ() -> None:
     firsts, seconds = [], []
     for persona in JUDGES:
-        blocks = user_content(JudgeRequest(persona=persona, dimension=dimension(),
+        blocks = user_content(JudgeRequest(persona=persona, criterion=make_criterion(),
                                            evidence=mixed_evidence()))
         assert len(blocks) == 2 and "cache_control" in blocks[0]
         assert "cache_control" not in blocks[1]
@@ -52,7 +52,7 @@ def test_the_three_personas_share_one_cached_prefix_then_differ() -> None:
 
 
 def test_a_hearing_round_adds_the_peers_and_the_judges_own_last_word() -> None:
-    request = JudgeRequest(persona="Prosecutor", dimension=dimension(), evidence=[],
+    request = JudgeRequest(persona="Prosecutor", criterion=make_criterion(), evidence=[],
                            round=1, peers=[peer()], previous=peer("Prosecutor"))
     *_shared, hearing = user_content(request)
     (shown,) = data_of(hearing["text"], PEERS_TAG)
@@ -63,7 +63,7 @@ def test_a_hearing_round_adds_the_peers_and_the_judges_own_last_word() -> None:
 
 
 def test_what_was_left_out_is_in_the_data_sorted() -> None:
-    request = JudgeRequest(persona="Defense", dimension=dimension(), evidence=mixed_evidence(),
+    request = JudgeRequest(persona="Defense", criterion=make_criterion(), evidence=mixed_evidence(),
                            omitted={"tools, supports": 2, "git, context": 5})
     data = data_of(user_content(request)[0]["text"], EVIDENCE_TAG)
     assert list(data["left_out"].items()) == [("git, context", 5), ("tools, supports", 2)]

@@ -6,7 +6,7 @@ from courtroom.detectives.common import UNWORKABLE
 from courtroom.judges.facts import Facts
 from courtroom.judges.lenses import BY_PERSONA
 
-from .conftest import dimension, ev
+from .conftest import ev, make_criterion
 
 PATTERNS = tuple(ev(f"Pattern {i} present", location=f"src/graph.py:{i}", confidence=0.95)
                  for i in range(1, 7))
@@ -14,7 +14,7 @@ PATTERNS = tuple(ev(f"Pattern {i} present", location=f"src/graph.py:{i}", confid
 
 def test_without_an_unworkable_fact_the_patterns_score_high() -> None:
     facts = Facts(PATTERNS)
-    assert all(lens(dimension(), facts)["score"] == 5 for lens in BY_PERSONA.values())
+    assert all(lens(make_criterion(), facts)["score"] == 5 for lens in BY_PERSONA.values())
 
 
 def test_an_unworkable_fact_caps_every_lens() -> None:
@@ -23,10 +23,10 @@ def test_an_unworkable_fact_caps_every_lens() -> None:
                 rationale="judge is added but no edge leads there.", fix="add an edge into it.")
     facts = Facts((*PATTERNS, broken))
     for persona, lens in BY_PERSONA.items():
-        fields = lens(dimension(), facts)
+        fields = lens(make_criterion(), facts)
         assert fields["score"] <= 3, persona
         assert "src/graph.py:40" in str(fields["remediation"]), persona
-    assert "cannot work as built" in BY_PERSONA["TechLead"](dimension(), facts)["argument"]
+    assert "cannot work as built" in BY_PERSONA["TechLead"](make_criterion(), facts)["argument"]
 
 
 def test_an_unworkable_fact_that_was_not_found_caps_nothing() -> None:
@@ -40,12 +40,12 @@ def test_a_discredited_report_scores_two_at_most() -> None:
                tags=("claims", "discredited"), direction="adverse",
                rationale="3 of 4 claims are contradicted.", fix="correct each on its page.")
     facts = Facts((*PATTERNS, false))
-    assert all(lens(dimension(), facts)["score"] <= 2 for lens in BY_PERSONA.values())
+    assert all(lens(make_criterion(), facts)["score"] <= 2 for lens in BY_PERSONA.values())
 
 
 def test_an_unproven_criterion_names_where_its_facts_were_read() -> None:
     seen = ev("Diagram image in the report", location="pdf:page 4", tags=("diagram",),
               direction="context")
     for lens in BY_PERSONA.values():
-        fix = lens(dimension(), Facts((seen,)))["remediation"]
+        fix = lens(make_criterion(), Facts((seen,)))["remediation"]
         assert "PDF page 4" in fix and "Diagram image" in fix

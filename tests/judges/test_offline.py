@@ -15,11 +15,11 @@ from courtroom.judges.offline import OfflineBackend
 from courtroom.models import JUDGES, NO_EVIDENCE
 from courtroom.pipeline import audit
 
-from .conftest import dimension, ev, mixed_evidence
+from .conftest import ev, make_criterion, mixed_evidence
 
 
 def opine(persona, evidence, **kw):
-    request = JudgeRequest(persona=persona, dimension=dimension(), evidence=evidence, **kw)
+    request = JudgeRequest(persona=persona, criterion=make_criterion(), evidence=evidence, **kw)
     return OfflineBackend().opine(request)[0]
 
 

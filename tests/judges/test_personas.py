@@ -10,7 +10,7 @@ import pytest
 from courtroom.judges import personas
 from courtroom.models import JUDGES
 
-from .conftest import dimension
+from .conftest import make_criterion
 
 
 def words(text: str) -> set[str]:
@@ -34,8 +34,8 @@ def test_each_philosophy_states_its_lens():
 
 
 def test_system_prompt_is_shared_task_plus_own_philosophy_and_guidance():
-    dim = dimension()
-    prompts = {p: personas.system_prompt(p, dim) for p in JUDGES}
+    criterion = make_criterion()
+    prompts = {p: personas.system_prompt(p, criterion) for p in JUDGES}
     task = personas.task_block()
     for persona, prompt in prompts.items():
         assert prompt.startswith(task)
@@ -47,14 +47,14 @@ def test_system_prompt_is_shared_task_plus_own_philosophy_and_guidance():
 
 
 def test_criterion_block_carries_success_and_failure_patterns():
-    block = personas.criterion_block(dimension(), 2)
+    block = personas.criterion_block(make_criterion(), 2)
     assert "Clones into a temporary directory" in block
     assert "os.system with user input" in block
-    assert "NO_EVIDENCE" in personas.criterion_block(dimension(), 0)
+    assert "NO_EVIDENCE" in personas.criterion_block(make_criterion(), 0)
 
 
 def test_dimension_without_optional_fields_renders():
-    bare = dimension().model_copy(
+    bare = make_criterion().model_copy(
         update={"success_pattern": None, "failure_pattern": None, "judicial_logic": None}
     )
     assert "Rubric guidance" not in personas.persona_block("Defense", bare)
@@ -76,8 +76,8 @@ def test_templates_can_be_overridden(tmp_path, monkeypatch):
 
 
 def test_prompt_digest_changes_with_persona_and_guidance():
-    dim = dimension()
-    digests = {personas.prompt_digest(p, dim) for p in JUDGES}
+    criterion = make_criterion()
+    digests = {personas.prompt_digest(p, criterion) for p in JUDGES}
     assert len(digests) == 3
-    other = dim.model_copy(update={"judicial_logic": None})
-    assert personas.prompt_digest("Defense", other) != personas.prompt_digest("Defense", dim)
+    other = criterion.model_copy(update={"judicial_logic": None})
+    assert personas.prompt_digest("Defense", other) != personas.prompt_digest("Defense", criterion)

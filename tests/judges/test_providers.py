@@ -12,12 +12,12 @@ from courtroom.judges.bench import JudgeBench
 from courtroom.judges.pricing import base_model, price_for
 from courtroom.models import JUDGES
 
-from .conftest import SECRET, dimension, long_evidence, mixed_evidence
+from .conftest import SECRET, long_evidence, make_criterion, mixed_evidence
 
 
 def ask(backend, evidence=None) -> JudgeBench:
     bench = JudgeBench(backend)
-    answers = bench.judge([JudgeRequest(persona=p, dimension=dimension(),
+    answers = bench.judge([JudgeRequest(persona=p, criterion=make_criterion(),
                                         evidence=mixed_evidence() if evidence is None else evidence)
                            for p in JUDGES])
     bench.close()

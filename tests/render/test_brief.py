@@ -21,7 +21,7 @@ from courtroom.models import (
 )
 from courtroom.problems import Problem
 from courtroom.render.brief import top_fixes, verdict_line
-from courtroom.render.digest import build_view, remediation_items
+from courtroom.render.build import build_view, remediation_items
 from courtroom.render.markdown import render_check_run, render_comment, render_report
 
 CODE = make_evidence("StateGraph wires detectives in parallel", location="src/graph.py:42")

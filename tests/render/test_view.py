@@ -7,7 +7,7 @@ import pytest
 from verdict_builders import GHOST_ID, make_verdict
 
 from courtroom.integrity import seal
-from courtroom.render.digest import build_view
+from courtroom.render.build import build_view
 from courtroom.render.view import Citation, CriterionView, JudgeView, bar, short_id
 
 

@@ -35,7 +35,7 @@ def declared(kind: Literal["query", "path", "text", "count", "git", "security"]
 
 def checks_of(case: Case, kind: type[C]) -> list[tuple[str, C]]:
     """The (criterion id, check) pairs of one kind in the case's rubric, in rubric order."""
-    return [(dim.id, check) for dim in case.dimensions for check in dim.checks
+    return [(criterion.id, check) for criterion in case.criteria for check in criterion.checks
             if isinstance(check, kind)]
 
 

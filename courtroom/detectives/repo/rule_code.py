@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, enclosing, walk
-from courtroom.detectives.repo.judging_facts import Hit, code_text, justice_files, line_of
+from courtroom.detectives.repo.judge_code_facts import Hit, code_text, justice_files, line_of
 
 #: The chief justice's named rules, each as what its code must mention (lower-cased).
 RULES: dict[str, tuple[re.Pattern[str], ...]] = {

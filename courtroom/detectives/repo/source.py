@@ -1,4 +1,4 @@
-"""Source detectives: the Python overview and the graph state (judging.py has the judges)."""
+"""Source detectives: the Python overview and the graph state (judge_code.py has the judges)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from courtroom.detectives.repo.python_facts import ClassFact, classes
 from courtroom.models import Evidence, location_path
 from courtroom.untrusted import clip
 
-#: Topic tags of every repository dimension: a repo without Python concerns all of them.
+#: Topic tags of every repository criterion: a repo without Python concerns all of them.
 REPO_TOPICS = ("state", "graph", "structured_output", "personas", "synthesis", "tools")
 MAX_ITEMS = 12
 

@@ -22,7 +22,7 @@ from courtroom.detectives.parsing import (
     node_text,
     source_index,
 )
-from courtroom.detectives.repo.judging_facts import code_text
+from courtroom.detectives.repo.judge_code_facts import code_text
 from courtroom.detectives.repo.source import no_python
 from courtroom.models import Evidence
 from courtroom.untrusted import clip

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from courtroom.detectives.common import is_test_path
 from courtroom.detectives.parsing import SourceFile, SourceIndex, source_index
-from courtroom.detectives.repo.judging_facts import (
+from courtroom.detectives.repo.judge_code_facts import (
     MODEL_CALL,
     code_text,
     justice_files,

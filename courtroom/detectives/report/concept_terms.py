@@ -1,6 +1,6 @@
 """The concepts a rubric asks the report to explain, and a tolerant matcher for each.
 
-Concepts are read from the rubric, never from a fixed list: a PDF dimension's instruction
+Concepts are read from the rubric, never from a fixed list: a PDF criterion's instruction
 that enumerates two or more Title-Case terms ("Dialectical Synthesis, Fan-In/Fan-Out and
 Metacognition", quoted or not) names them. A term matches its inflections, hyphenation and
 word order ("fans out", "meta-cognitive", "synchronises the shared state"), so a report
@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from courtroom.rubric import Dimension
+from courtroom.rubric import Criterion
 
 _TITLE_RUN = re.compile(r"[A-Z][A-Za-z]*(?:(?:[ \t]*[-/][ \t]*|[ \t]+)[A-Z][A-Za-z]*)*")
 _LIST_GAP = re.compile(r"^[\s'\"‘’“”]*(?:,|,?\s*(?:and|or|&))?[\s'\"‘’“”]*$")
@@ -189,12 +189,12 @@ def _hints(concept: Concept, patterns: Iterable[str]) -> frozenset[str]:
     return frozenset(found - own)
 
 
-def rubric_concepts(dimensions: Iterable[Dimension]) -> list[Concept]:
-    """The concepts the rubric's PDF dimensions enumerate, in order, without repeats."""
-    pdf_dims = [d for d in dimensions if d.target_artifact == "pdf_report"]
+def rubric_concepts(criteria: Iterable[Criterion]) -> list[Concept]:
+    """The concepts the rubric's PDF criteria enumerate, in order, without repeats."""
+    pdf_dims = [d for d in criteria if d.target_artifact == "pdf_report"]
     out: dict[tuple[tuple[str, ...], ...], Concept] = {}
-    for dim in pdf_dims:
-        for sentence in _sentences(dim.forensic_instruction):
+    for criterion in pdf_dims:
+        for sentence in _sentences(criterion.forensic_instruction):
             for term in _listed_terms(sentence):
                 variants = _variants(term)
                 if variants and variants not in out:

@@ -22,7 +22,7 @@ from courtroom.detectives.report.pdf_quotes import check_quotes
 from courtroom.detectives.report.pdf_read import PdfData, load_pdf
 from courtroom.errors import RubricError
 from courtroom.models import Evidence
-from courtroom.rubric import Dimension, default_rubric_path, load_rubric
+from courtroom.rubric import Criterion, default_rubric_path, load_rubric
 from courtroom.untrusted import clip
 
 NAME = "report"
@@ -85,12 +85,12 @@ def report(case: Case) -> list[Evidence]:
     return out
 
 
-def _dimensions(case: Case) -> tuple[Dimension, ...]:
-    """The audit's rubric dimensions; a case built without them reads the default rubric."""
-    if case.dimensions:
-        return case.dimensions
+def _criteria(case: Case) -> tuple[Criterion, ...]:
+    """The audit's rubric criteria; a case built without them reads the default rubric."""
+    if case.criteria:
+        return case.criteria
     try:
-        return tuple(load_rubric(default_rubric_path()).dimensions)
+        return tuple(load_rubric(default_rubric_path()).criteria)
     except RubricError:
         return ()
 
@@ -99,7 +99,7 @@ def _concepts(case: Case, pdf: PdfData) -> list[Evidence]:
     """One fact per rubric concept: explained, partly explained, only named, or absent."""
     out = []
     tags = (PDF, "concepts")
-    found = analyse(pdf, rubric_concepts(_dimensions(case)), case.workspace)
+    found = analyse(pdf, rubric_concepts(_criteria(case)), case.workspace)
     # An absent concept belongs beside those the report does explain: that page is the fix's.
     home = next((f.page for f in found if f.level == "explained" and f.page),
                 next((f.page for f in found if f.level != "absent" and f.page), 1))

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from courtroom.detectives.parsing import source_index
 from courtroom.detectives.repo.graph import DETECTIVE_NAME, JUDGE_NAME, graph_facts
-from courtroom.detectives.repo.judging_facts import verdict_by_rules
+from courtroom.detectives.repo.judge_code_facts import verdict_by_rules
 from courtroom.detectives.repo.python_facts import classes, structured_calls
 from courtroom.detectives.repo.workspace import Workspace
 from courtroom.detectives.report.pdf_read import PdfData

@@ -10,7 +10,7 @@ from courtroom.detectives.repo import changes
 from courtroom.detectives.repo.workspace import Workspace
 from courtroom.diff import Diff, Hunk
 from courtroom.models import Evidence
-from courtroom.rubric import Dimension
+from courtroom.rubric import Criterion
 
 SHA = "a" * 40
 
@@ -28,8 +28,8 @@ def _case(tmp_path: Path, diff: Diff | None, ignore: tuple[str, ...] = ()) -> Ca
     return Case(workspace=Workspace(tmp_path, "repo", ignore=ignore), diff=diff)
 
 
-def _dimension(artifact: str = "github_repo", tags: list[str] | None = None) -> Dimension:
-    return Dimension(id="input_validation", name="Input validation", target_artifact=artifact,
+def _dimension(artifact: str = "github_repo", tags: list[str] | None = None) -> Criterion:
+    return Criterion(id="input_validation", name="Input validation", target_artifact=artifact,
                      forensic_instruction="Check the handlers.", evidence_tags=tags or ["tools"])
 
 

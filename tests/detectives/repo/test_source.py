@@ -6,7 +6,7 @@ from pathlib import Path
 
 from builders import Commit, make_repo
 
-from courtroom.detectives.repo.judging import chief_justice, structured_output
+from courtroom.detectives.repo.judge_code import justice_rules, structured_output
 from courtroom.detectives.repo.source import python_overview, state_facts
 from detectives.conftest import OpenCase, by_goal
 from detectives.submissions import JUDGES, exemplary_submission, flawed_submission
@@ -98,7 +98,7 @@ def test_syntax_errors_are_reported_and_parsing_goes_on(tmp_path: Path,
 
 def test_no_python_files(tmp_path: Path, open_case: OpenCase) -> None:
     case = open_case(make_repo(tmp_path / "r", files={"README.md": "# docs only\n"}))
-    for fn in (python_overview, state_facts, structured_output, chief_justice):
+    for fn in (python_overview, state_facts, structured_output, justice_rules):
         ev = fn(case)
         assert len(ev) == 1 and not ev[0].found and "missing" in ev[0].tags
 

@@ -27,7 +27,7 @@ def test_two_three_way_fan_outs_are_not_linear(tmp_path: Path, open_case: OpenCa
     assert "fan-out: START, aggregator" in (item.content or "")
     assert "fan-in: aggregator, chief_justice" in (item.content or "")
     # The picture is the report's diagram: judged there, never as proof of the code's graph.
-    rubric = {d.id: d for d in load_rubric(default_rubric_path()).dimensions}
+    rubric = {d.id: d for d in load_rubric(default_rubric_path()).criteria}
     assert item in evidence_for(rubric["swarm_visual"], [item])
     assert not evidence_for(rubric["graph_orchestration"], [item])
 

@@ -58,13 +58,13 @@ def test_name_dropping_beside_code_names_is_no_credit(tmp_path: Path,
 
 def test_hints_from_the_success_pattern_find_an_unnamed_explanation(
         tmp_path: Path, open_case: OpenCase) -> None:
-    dim = concept_dimension("Search for 'Graceful Degradation' and 'Backpressure'.",
+    criterion = concept_dimension("Search for 'Graceful Degradation' and 'Backpressure'.",
                             "Graceful Degradation is tied to a fallback route for errors.")
     pdf = make_pdf(tmp_path / "h.pdf", [
         "When a detective raises, route_after_evidence sends the run down the fallback route\n"
         "to handle_missing, so errors never stop the audit and the judges still run on the\n"
         "evidence that exists; src/graph.py wires this conditional edge."])
-    ev = report(with_rubric(open_case(exemplary_submission(tmp_path / "r"), pdf), dim))
+    ev = report(with_rubric(open_case(exemplary_submission(tmp_path / "r"), pdf), criterion))
     item = by_goal(ev, "Concept 'Graceful Degradation'")[0]
     assert item.found and item.direction == "supports" and "paraphrased" in item.tags
     absent = by_goal(ev, "Concept 'Backpressure'")[0]
@@ -76,7 +76,7 @@ def test_without_dimensions_the_default_rubric_names_the_concepts(
     pdf = make_pdf(tmp_path / "p.pdf", ["Graceful Degradation is all we talk about here."])
     ev = report(open_case(exemplary_submission(tmp_path / "r"), pdf))
     assert len(by_goal(ev, "Concept ")) == len(rubric_concepts(load_rubric(
-        default_rubric_path()).dimensions)) > 0
+        default_rubric_path()).criteria)) > 0
     assert not by_goal(ev, "Concept 'Graceful Degradation'")
 
 
@@ -178,7 +178,7 @@ def test_a_code_name_in_prose_casing_ties_to_the_code(tmp_path: Path,
 
 def test_the_concepts_own_word_in_another_role_is_no_paraphrase(
         tmp_path: Path, open_case: OpenCase) -> None:
-    dim = concept_dimension("Search for 'Dialectical Synthesis' and 'Backpressure'.",
+    criterion = concept_dimension("Search for 'Dialectical Synthesis' and 'Backpressure'.",
                             "Dialectical Synthesis is implemented via three parallel judge "
                             "personas.")
     text = ("The three judge personas run in parallel on the evidence, because each\n"
@@ -186,10 +186,10 @@ def test_the_concepts_own_word_in_another_role_is_no_paraphrase(
             "weighs them. Dialectical tension between the judge personas improved the\n"
             "scores when they were compared.")
     ws = open_case(exemplary_submission(tmp_path / "r")).workspace
-    found = analyse(PdfData("r.pdf", [PageData(1, text)], 1), rubric_concepts([dim]), ws)
+    found = analyse(PdfData("r.pdf", [PageData(1, text)], 1), rubric_concepts([criterion]), ws)
     assert next(f for f in found if f.concept == "Dialectical Synthesis").level != "explained"
     # The same explanation without the concept's word is the concept in other words.
     other = text.replace("Dialectical tension", "Tension")
-    found = analyse(PdfData("r.pdf", [PageData(1, other)], 1), rubric_concepts([dim]), ws)
+    found = analyse(PdfData("r.pdf", [PageData(1, other)], 1), rubric_concepts([criterion]), ws)
     explained = next(f for f in found if f.concept == "Dialectical Synthesis")
     assert explained.level == "explained" and explained.paraphrased

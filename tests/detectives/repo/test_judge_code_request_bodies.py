@@ -7,7 +7,7 @@ from pathlib import Path
 
 from builders import make_repo
 
-from courtroom.detectives.repo.judging import structured_output
+from courtroom.detectives.repo.judge_code import structured_output
 from detectives.conftest import OpenCase, by_goal
 
 BODY = '''import json

@@ -12,7 +12,7 @@ import re
 from courtroom.detectives.base import AUTOMATON_AUDITOR, Case, declares, detective
 from courtroom.detectives.common import REPO, UNWORKABLE, is_test_path, make
 from courtroom.detectives.parsing import SourceIndex, source_index
-from courtroom.detectives.repo.judging_facts import (
+from courtroom.detectives.repo.judge_code_facts import (
     free_text_parsing,
     justice_files,
     justice_functions,
@@ -21,7 +21,7 @@ from courtroom.detectives.repo.judging_facts import (
     schema_bodies,
     validation,
 )
-from courtroom.detectives.repo.personas import Prompt, copied, find_prompts, similarities
+from courtroom.detectives.repo.prompt_texts import Prompt, copied, find_prompts, similarities
 from courtroom.detectives.repo.python_facts import RETRY, structured_calls
 from courtroom.detectives.repo.rule_code import synthesis_rules
 from courtroom.detectives.repo.source import no_python
@@ -127,7 +127,7 @@ def _retry(location: str, retried: bool) -> Evidence:
                 fix="retry the call on validation errors, a bounded number of times.")
 
 
-@detective("personas", profile=AUTOMATON_AUDITOR, produces=declares(REPO, {
+@detective("persona_prompts", profile=AUTOMATON_AUDITOR, produces=declares(REPO, {
     "personas": "the judges' prompts and how alike they are",
     "missing": "no distinct judge prompts",
 }))
@@ -135,7 +135,7 @@ def persona_prompts(case: Case) -> list[Evidence]:
     """The three judge prompts: present, distinct from each other, and substantive."""
     ws = case.workspace
     index = source_index(ws)
-    name, tags = "personas", (REPO, "personas")
+    name, tags = "persona_prompts", (REPO, "personas")
     prompts = find_prompts(ws, index)
     out = []
     for persona in ("Prosecutor", "Defense", "TechLead"):
@@ -181,7 +181,7 @@ def _distinct(prompts: dict[str, Prompt], first: str) -> Evidence:
            "copied from another in runs of 40+ characters" + (
                ", counting the blocks pasted into each: shared constants, filled "
                "templates, serialised structures" if pasting else "") + ")")
-    return make("personas", "Persona prompts are distinct (word-set Jaccard)", True, first,
+    return make("persona_prompts", "Persona prompts are distinct (word-set Jaccard)", True, first,
                 ("distinct prompts (every pair Jaccard <= 0.5, under half copied)"
                  if distinct else why) + ". Computed on the prompts found.",
                 0.85, (REPO, "personas"),
@@ -192,15 +192,15 @@ def _distinct(prompts: dict[str, Prompt], first: str) -> Evidence:
                 "philosophy and scoring guidance.")
 
 
-@detective("synthesis", profile=AUTOMATON_AUDITOR, produces=declares(REPO, {
+@detective("justice_rules", profile=AUTOMATON_AUDITOR, produces=declares(REPO, {
     "synthesis": "chief-justice code: fixed rules or a model averaging the scores",
     "missing": "no chief-justice code",
     UNWORKABLE: "a model drafts the scores the chief justice's rules should compute",
 }))
-def chief_justice(case: Case) -> list[Evidence]:
+def justice_rules(case: Case) -> list[Evidence]:
     """Whether the verdict comes from deterministic named rules or from an LLM call."""
     index = source_index(case.workspace)
-    name, tags = "synthesis", (REPO, "synthesis")
+    name, tags = "justice_rules", (REPO, "synthesis")
     if not index.files:
         return [no_python(name, "Chief justice synthesis code", index, ("synthesis",))]
     facts = justice_functions(index)
@@ -241,7 +241,7 @@ def chief_justice(case: Case) -> list[Evidence]:
 
 def _rules(index: SourceIndex, fallback: str, tags: tuple[str, ...]) -> list[Evidence]:
     """One fact per named chief-justice rule: the code that implements it, or its absence."""
-    name = "synthesis"
+    name = "justice_rules"
     out: list[Evidence] = []
     files = sorted(justice_files(index), key=lambda sf: -len(sf.source))
     home = f"{files[0].path}:1" if files else fallback

@@ -6,7 +6,7 @@ from __future__ import annotations
 from verdict_builders import GHOST_ID, make_criterion, make_evidence, make_opinion
 
 from courtroom.models import NO_EVIDENCE, CourtRecord, EvidenceGap, HearingRound
-from courtroom.render.digest import criterion_view
+from courtroom.render.build import criterion_view
 
 FOUND = make_evidence("state is typed", location="src/state.py:3", direction="supports")
 ABSENT = make_evidence("reducers used", location="src/state.py", found=False)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from builders import make_repo
 
-from courtroom.detectives.repo.judging import chief_justice, persona_prompts, structured_output
+from courtroom.detectives.repo.judge_code import justice_rules, persona_prompts, structured_output
 from detectives.conftest import OpenCase, by_goal
 from detectives.submissions import exemplary_submission, flawed_submission
 
@@ -162,7 +162,7 @@ def test_persona_prompts_in_tests_are_ignored(tmp_path: Path, open_case: OpenCas
 
 
 def test_chief_justice_rules_as_code(tmp_path: Path, open_case: OpenCase) -> None:
-    good = chief_justice(open_case(exemplary_submission(tmp_path / "a")))
+    good = justice_rules(open_case(exemplary_submission(tmp_path / "a")))
     assert good[0].goal == "Verdict by deterministic rules (no LLM call)"
     assert good[0].direction == "supports" and good[0].location == "src/justice.py:7"
     rules = by_goal(good, "Chief justice rule:")
@@ -175,13 +175,13 @@ def test_a_rule_only_in_a_comment_is_no_rule(tmp_path: Path, open_case: OpenCase
             "    # TODO: dissent summary and fact supremacy\n"
             "    scores = [o.score for o in opinions]\n"
             "    return round(sum(scores) / len(scores))\n")
-    ev = chief_justice(_case(tmp_path, open_case, {"src/justice.py": code}))
+    ev = justice_rules(_case(tmp_path, open_case, {"src/justice.py": code}))
     rules = {r.goal.split(": ")[1]: r.direction for r in by_goal(ev, "Chief justice rule:")}
     assert rules["dissent summary"] == "adverse" and rules["fact supremacy"] == "adverse"
 
 
 def test_llm_chief_justice_is_adverse(tmp_path: Path, open_case: OpenCase) -> None:
-    bad = chief_justice(open_case(flawed_submission(tmp_path / "b")))
+    bad = justice_rules(open_case(flawed_submission(tmp_path / "b")))
     assert bad[0].goal == "Chief justice delegates the verdict to an LLM call"
     assert bad[0].found and bad[0].direction == "adverse"
 
@@ -205,7 +205,7 @@ def test_a_model_that_only_words_the_remediation_decides_nothing(
             "    score = chief_justice(opinions)\n"
             "    remediation = generate_remediation(llm, score, opinions)\n"
             "    return {'score': score, 'remediation': remediation}\n")
-    ev = chief_justice(_case(tmp_path, open_case, {"src/justice.py": code}))
+    ev = justice_rules(_case(tmp_path, open_case, {"src/justice.py": code}))
     assert not by_goal(ev, "Chief justice delegates the verdict")
     assert by_goal(ev, "Verdict by deterministic rules")[0].location == "src/justice.py:1"
     prose = by_goal(ev, "Model writes prose around the rule-made verdict")[0]
@@ -218,7 +218,7 @@ def test_a_model_that_drafts_the_scores_cannot_be_the_rule(
             "    report = llm.with_structured_output(Report).invoke(str(opinions))\n"
             "    if report.score > 4:\n        report.score = 4\n"
             "    return report\n")
-    ev = chief_justice(_case(tmp_path, open_case, {"src/justice.py": code}))
+    ev = justice_rules(_case(tmp_path, open_case, {"src/justice.py": code}))
     bad = by_goal(ev, "Chief justice delegates the verdict")[0]
     assert bad.direction == "adverse" and "unworkable" in bad.tags
 
@@ -279,7 +279,7 @@ def test_a_model_named_for_prose_whose_answer_becomes_the_score_decides(
             "def report(llm, opinions):\n"
             "    final_score = write_summary(llm, opinions)\n"
             "    return final_score\n")
-    ev = chief_justice(_case(tmp_path, open_case, {"src/justice.py": code}))
+    ev = justice_rules(_case(tmp_path, open_case, {"src/justice.py": code}))
     bad = by_goal(ev, "Chief justice delegates the verdict")[0]
     assert bad.direction == "adverse" and "write_summary" in bad.rationale
     assert not by_goal(ev, "Model writes prose")
@@ -356,7 +356,7 @@ _CJ_HEAD = ("def chief_justice(opinions, evidences):\n"
 ])
 def test_fact_supremacy_counts_only_where_the_facts_change_a_score(
         tmp_path: Path, open_case: OpenCase, body: str, rule: bool) -> None:
-    ev = chief_justice(_case(tmp_path, open_case, {"src/justice.py": _CJ_HEAD + body}))
+    ev = justice_rules(_case(tmp_path, open_case, {"src/justice.py": _CJ_HEAD + body}))
     fact = by_goal(ev, "Chief justice rule: fact supremacy")[0]
     assert (fact.direction == "supports") is rule, fact.rationale
 
@@ -368,6 +368,6 @@ def test_fact_supremacy_in_a_helper_whose_answer_gates_the_score(
             "    if not _evidence_supports(evidences):\n"
             "        final_score = min(o.score for o in opinions)\n"
             "    return final_score\n")
-    ev = chief_justice(_case(tmp_path, open_case, {"src/justice.py": code}))
+    ev = justice_rules(_case(tmp_path, open_case, {"src/justice.py": code}))
     fact = by_goal(ev, "Chief justice rule: fact supremacy")[0]
     assert fact.direction == "supports" and fact.location == "src/justice.py:2"

@@ -1,4 +1,4 @@
-"""Digest a Verdict into the view the templates render (see ``render_view``)."""
+"""Build the view the templates render from a Verdict (the shapes are in ``render/view.py``)."""
 
 from __future__ import annotations
 
