@@ -129,24 +129,35 @@ def _store(path: Path, found: BaseFindings) -> None:
 BaseScan = Callable[[Path, str, AuditConfig], BaseFindings]
 
 
+def base_findings(config: AuditConfig, case: Case, *, scan: BaseScan = scan_base
+                  ) -> BaseFindings | None:
+    """The base commit's findings when the gate needs them: a change with a base, under
+    ``fail-on-findings: new``.
+
+    Under ``all`` every confirmed finding fails the gate whether the base had it or not,
+    so the base's scan (as long as the head's) could change no score and no conclusion:
+    it would only label findings new or unchanged, and is not run. The pipeline asks
+    before the head's detectives run, so the base's syntax trees are freed before the
+    head's are built: the two trees of a large repository are never held at once.
+    """
+    if case.diff is None or config.fail_on_findings != "new":
+        return None
+    return scan(case.workspace.root, case.diff.base, config)
+
+
 def against_base(config: AuditConfig, case: Case, pool: dict[str, Evidence],
-                 report: SecurityReport | None, *, scan: BaseScan = scan_base
+                 report: SecurityReport | None, base: BaseFindings | None
                  ) -> tuple[dict[str, Evidence], SecurityReport | None]:
     """The pool and the security detective's report held against the change's base, when
-    there is one: facts and findings marked in or out of the diff; under
-    ``fail-on-findings: new`` findings new or unchanged too, pre-existing ones set aside.
-
-    Only ``new`` scans the base. Under ``all`` every confirmed finding fails the gate
-    whether the base had it or not, so the base's scan (as long as the head's) could
-    change no score and no conclusion: it would only label findings new or unchanged.
-    """
+    there is one: facts and findings marked in or out of the diff; with the base's
+    findings (``base_findings``) findings new or unchanged too, and pre-existing ones set
+    aside under ``fail-on-findings: new``."""
     diff = case.diff
     pool = mark_diff(pool, diff)
     if diff is None or report is None:
         return pool, report
-    if config.fail_on_findings != "new":
+    if base is None:
         return pool, mark_findings(report, diff)
-    base = scan(case.workspace.root, diff.base, config)
     held = compare(report, line_reader(case.workspace.read_text), base.findings,
                    sha=diff.base, fail_on=config.fail_on_findings, diff=diff)
     return set_aside(pool, held), held

@@ -10,7 +10,13 @@ import pytest
 from builders import Commit, flask_shell_route, head_sha, make_repo
 
 from courtroom import diff
-from courtroom.base_scan import BaseFindings, against_base, copy_sources, scan_base
+from courtroom.base_scan import (
+    BaseFindings,
+    against_base,
+    base_findings,
+    copy_sources,
+    scan_base,
+)
 from courtroom.config import AuditConfig
 from courtroom.detectives import Case, open_workspace
 from courtroom.detectives.security.detective import scan
@@ -84,7 +90,8 @@ def _held(tmp_path: Path, fail_on: str) -> tuple[list[str], SecurityReport | Non
 
     with open_workspace(str(repo)) as ws:
         case = Case(workspace=ws, diff=diff.load(ws.root, "HEAD~1", ws.commit))
-        _, held = against_base(config, case, {}, scan(ws), scan=counting)
+        base = base_findings(config, case, scan=counting)
+        _, held = against_base(config, case, {}, scan(ws), base)
     return asked, held
 
 
