@@ -10,9 +10,7 @@ and under 2x bandit alone on 2 cores.
 Growth: ``--growth 200,1000,5000 [--source real|generated]`` runs the evidence phase once
 per size in a fresh interpreter (so each size's peak RSS is its own) on real library code
 (the installed site-packages, files in sorted order) or on the generated look-alike code,
-and prints seconds, CPU seconds, peak RSS (the audit's own, and its largest child's: the
-bandit scan of a large repository runs in a child beside the taint engine) and bandit alone
-side by side.
+and prints seconds, CPU seconds, peak RSS and bandit alone side by side.
 """
 
 from __future__ import annotations
@@ -209,7 +207,6 @@ def one_size(files: int, source: str) -> None:
         bandit = bandit_alone(repo)[0]
     print(json.dumps({"files": files, "seconds": seconds, "cpu": cpu + children.ru_utime,
                       "security": timings.get("security", 0.0), "rss_mb": rss,
-                      "child_rss_mb": children.ru_maxrss / 1024,
                       "bandit": bandit, "errors": errors}))
 
 
@@ -217,14 +214,14 @@ def growth(sizes: list[int], source: str) -> None:
     """Each size in its own interpreter; a table of the growth."""
     print(f"growth on {source} code (evidence phase vs bandit alone, same files):")
     print(f"{'files':>6} {'audit s':>8} {'cpu s':>7} {'security s':>10} {'bandit s':>9} "
-          f"{'ratio':>6} {'peak RSS MB':>11} {'child MB':>8}")
+          f"{'ratio':>6} {'peak RSS MB':>11}")
     for n in sizes:
         out = subprocess.run([sys.executable, __file__, "--one", str(n), "--source", source],
                              capture_output=True, text=True, check=True).stdout
         row = json.loads(out.strip().splitlines()[-1])
         print(f"{n:>6} {row['seconds']:>8.1f} {row['cpu']:>7.1f} {row['security']:>10.1f} "
               f"{row['bandit']:>9.1f} {row['seconds'] / row['bandit']:>6.2f} "
-              f"{row['rss_mb']:>11.0f} {row['child_rss_mb']:>8.0f}", flush=True)
+              f"{row['rss_mb']:>11.0f}", flush=True)
 
 
 def main() -> None:
