@@ -38,10 +38,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from courtroom.config import AuditConfig
 from courtroom.models import Verdict
 from courtroom.pipeline import audit
 from courtroom.rubric import load_rubric
+from courtroom.settings.config import AuditConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -123,8 +123,8 @@ def pipeline(target: str, latency: float, court: bool) -> Run:
     import tempfile
     from pathlib import Path
 
-    from courtroom.config import AuditConfig
     from courtroom.pipeline import audit as run_audit
+    from courtroom.settings.config import AuditConfig
 
     backend = SlowOffline(latency)
     with tempfile.TemporaryDirectory() as out:

@@ -27,7 +27,6 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from fakes.anthropic_server import FakeAnthropic, error, min_cacheable, tokens  # noqa: E402
 
-from courtroom.config import AuditConfig  # noqa: E402
 from courtroom.detectives import open_workspace, run_detectives  # noqa: E402
 from courtroom.detectives.base import Case  # noqa: E402
 from courtroom.detectives.docket import evidence_for  # noqa: E402
@@ -39,6 +38,7 @@ from courtroom.judges.cache import OpinionCache  # noqa: E402
 from courtroom.models import JUDGES, Evidence  # noqa: E402
 from courtroom.pipeline import audit  # noqa: E402
 from courtroom.rubric import default_rubric_path, load_rubric  # noqa: E402
+from courtroom.settings.config import AuditConfig  # noqa: E402
 from courtroom.trace import Trace  # noqa: E402
 
 MODEL = "claude-sonnet-5-5"

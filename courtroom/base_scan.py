@@ -27,7 +27,6 @@ from courtroom.baseline import (
     mark_findings,
     set_aside,
 )
-from courtroom.config import AuditConfig
 from courtroom.detectives.base import Case
 from courtroom.detectives.parsing import MAX_PARSE_BYTES, source_index
 from courtroom.detectives.repo.listing import MAX_SOURCE_FILES, may_be_python
@@ -38,6 +37,7 @@ from courtroom.findings import SecurityFinding, SecurityReport
 from courtroom.git import git_bytes
 from courtroom.judges.digest import sha256_of
 from courtroom.models import Evidence
+from courtroom.settings.config import AuditConfig
 
 _ENTRY = re.compile(rb"(?P<mode>\d+) (?P<kind>\w+) (?P<oid>[0-9a-f]+) +(?P<size>-|\d+)")
 _REGULAR = (b"100644", b"100755")

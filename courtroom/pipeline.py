@@ -15,7 +15,6 @@ from pathlib import Path
 from courtroom import chief_justice, diff, integrity
 from courtroom.base_scan import against_base, base_findings
 from courtroom.baseline import mark_diff
-from courtroom.config import AuditConfig
 from courtroom.court.rules import limits_for
 from courtroom.court.session import CourtOutcome, hold_court
 from courtroom.detectives import open_workspace, run_detectives
@@ -44,6 +43,7 @@ from courtroom.models import (
 from courtroom.problems import Problem, error_lines
 from courtroom.render.files import write_outputs, write_partial
 from courtroom.rubric import Rubric
+from courtroom.settings.config import AuditConfig
 from courtroom.trace import Trace
 
 #: progress(stage, done, total): a display hook; the CLI draws it, tests ignore it.

@@ -10,10 +10,10 @@ from typing import Any
 
 from builders import Commit, head_sha, make_repo
 
-from courtroom.base_config import PullBase
-from courtroom.config import AuditConfig
-from courtroom.repo_config import TREE_FILE
-from courtroom.settings import effective_config
+from courtroom.settings.base_commit import PullBase
+from courtroom.settings.config import AuditConfig
+from courtroom.settings.config_file import TREE_FILE
+from courtroom.settings.effective import effective_config
 
 
 def tree(root: Path, config: str | None = None, files: dict[str, bytes] | None = None) -> Path:

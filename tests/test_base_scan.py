@@ -17,11 +17,11 @@ from courtroom.base_scan import (
     copy_sources,
     scan_base,
 )
-from courtroom.config import AuditConfig
 from courtroom.detectives import Case, open_workspace
 from courtroom.detectives.security.detective import scan
 from courtroom.errors import DiffError
 from courtroom.findings import SecurityReport
+from courtroom.settings.config import AuditConfig
 
 ROUTE = flask_shell_route()
 SECOND = '@app.route("/calc")\ndef calc():\n    expr = request.args["expr"]\n' \

@@ -14,7 +14,7 @@ from courtroom.cli import build_parser, main
 from courtroom.cli.audit import given_from_args
 from courtroom.cohort import command as cohort_command
 from courtroom.cohort.manifest import Row
-from courtroom.config import choose_judges, default_out_dir, target_name
+from courtroom.settings.config import choose_judges, default_out_dir, target_name
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:

@@ -18,7 +18,6 @@ from builders import make_repo
 from detectives.hostile import Attack, hostile_repo, plain_git, unauthorised_server
 
 from courtroom import git
-from courtroom.config import AuditConfig
 from courtroom.detectives import Case, open_workspace, run_detectives
 from courtroom.detectives.repo import clone as clone_module
 from courtroom.detectives.repo.history import read_log
@@ -27,6 +26,7 @@ from courtroom.git import READ_ONLY, git_command, git_dir, git_env, run_git
 from courtroom.models import Evidence
 from courtroom.pipeline import audit
 from courtroom.problems import error_lines
+from courtroom.settings.config import AuditConfig
 
 PROGRAM = "./evil.sh"
 HOOK = ("commit", "--allow-empty", "-q", "-m", "x")

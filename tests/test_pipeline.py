@@ -12,11 +12,11 @@ from detectives.submissions import exemplary_submission, flawed_submission, good
 from verdict_checks import check_verdict
 
 from courtroom.cli import main
-from courtroom.config import AuditConfig
 from courtroom.errors import JudgeError
 from courtroom.judges.base import JudgeRequest, JudgeUsage
 from courtroom.models import JudicialOpinion
 from courtroom.pipeline import audit
+from courtroom.settings.config import AuditConfig
 
 PDF_CRITERIA = {"theoretical_depth", "report_accuracy", "swarm_visual"}
 

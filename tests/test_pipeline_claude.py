@@ -12,8 +12,8 @@ from fakes.anthropic_server import FakeAnthropic, opinion_text
 from judges.conftest import SECRET
 from verdict_checks import check_verdict
 
-from courtroom.config import AuditConfig
 from courtroom.pipeline import audit
+from courtroom.settings.config import AuditConfig
 
 FILES = {
     "src/state.py": "from typing import TypedDict\n\nclass AgentState(TypedDict):\n    x: int\n",

@@ -13,8 +13,8 @@ from builders import Commit, flask_shell_route, head_sha, make_repo
 from fakes.anthropic_server import FakeAnthropic
 from judges.conftest import SECRET
 
-from courtroom.config import AuditConfig
 from courtroom.pipeline import audit
+from courtroom.settings.config import AuditConfig
 
 ADDED = '@app.route("/calc")\ndef calc():\n    return str(eval(request.args["expr"]))'
 

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from builders import make_repo
 
-from courtroom.config import AuditConfig
 from courtroom.detectives import REGISTRY
 from courtroom.detectives.base import Case
 from courtroom.detectives.common import SCAN_INCOMPLETE
@@ -19,6 +18,7 @@ from courtroom.detectives.repo import listing
 from courtroom.errors import EXIT_FAILURE
 from courtroom.models import Evidence, Verdict
 from courtroom.pipeline import audit
+from courtroom.settings.config import AuditConfig
 
 VULNERABLE = "import subprocess\nimport sys\n\nsubprocess.run(sys.argv[1], shell=True)\n"
 

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from builders import make_pdf, make_repo
 
-from courtroom.config import AuditConfig
 from courtroom.detectives.security import scanner
 from courtroom.pipeline import audit
+from courtroom.settings.config import AuditConfig
 
 SECRETS = {
     "ANTHROPIC_API_KEY": "sk-ant-planted-0001",

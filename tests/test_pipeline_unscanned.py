@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from builders import make_repo
 
-from courtroom.config import AuditConfig
 from courtroom.detectives.common import SCAN_INCOMPLETE
 from courtroom.errors import EXIT_FAILURE
 from courtroom.models import Verdict
 from courtroom.pipeline import audit
+from courtroom.settings.config import AuditConfig
 
 INJECTION = "import subprocess\nimport sys\n\nsubprocess.run(sys.argv[1], shell=True)\n"
 #: The application's entry point: it imports the hidden module and nothing else.

@@ -12,8 +12,8 @@ from detectives.pdf_builders import graph_png, image_pdf, two_fan_outs
 from fakes.anthropic_server import FakeAnthropic, Reply, has_image, message
 from judges.conftest import SECRET
 
-from courtroom.config import AuditConfig
 from courtroom.pipeline import audit
+from courtroom.settings.config import AuditConfig
 
 NOTE = "Claude's transcription of the image was used where the OCR agreed: 9 of 9"
 FILES = {"src/graph.py": "from langgraph.graph import StateGraph\n\ng = StateGraph(dict)\n"}

@@ -17,7 +17,7 @@ import yaml
 
 from courtroom.cli import build_parser
 from courtroom.models import CriterionResult, Evidence, Usage, Verdict
-from courtroom.repo_config import TREE_FILE, parse
+from courtroom.settings.config_file import TREE_FILE, parse
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -11,8 +11,8 @@ import pytest
 from config_builders import settle, tree
 
 from courtroom.errors import ConfigError
-from courtroom.repo_config import TREE_FILE
-from courtroom.settings_schema import MAX_GLOBS
+from courtroom.settings.config_file import TREE_FILE
+from courtroom.settings.values import MAX_GLOBS
 from courtroom.tree_paths import (
     MAX_GLOB_CHARS,
     find_pdf,

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from courtroom import __version__
 from courtroom.errors import EXIT_CRITICAL, EXIT_USAGE, CourtroomError, UsageError
-from courtroom.models import CONCURRENCY_RANGE, JUDGE_KINDS, PROVIDERS
+from courtroom.settings.schema import add_flags
 from courtroom.untrusted import inert_output, log_line
 
 
@@ -29,58 +29,12 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{sub}: {message}" if sub else message)
 
 
-def _number(kind: type[int] | type[float], lo: float, hi: float) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        try:
-            value = kind(text)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from exc
-        if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"must be between {lo:g} and {hi:g}")
-        return value
-
-    return parse
-
-
-_score = _number(float, 0, 5)
-
-
-def _settings(p: argparse.ArgumentParser) -> None:
-    """Flags shared by audit and batch: one per AuditConfig setting."""
-    p.add_argument("--rubric", type=Path, metavar="PATH|NAME",
-                   help="rubric JSON, or the name of a bundled one (automaton-auditor, ...; "
-                        "default: the config file's, else the bundled rubric)")
+def _settings(p: argparse.ArgumentParser, command: str) -> None:
+    """The operator's config file, then one flag per setting (courtroom.settings.schema)."""
     p.add_argument("--config", type=Path, metavar="FILE",
                    help="settings file to use instead of the target's .github/courtroom.yml; "
                         "'none': ignore that file (grading someone else's repository)")
-    p.add_argument("--judges", choices=list(JUDGE_KINDS),
-                   help="judge bench (default: anthropic when ANTHROPIC_API_KEY is set)")
-    p.add_argument("--provider", choices=list(PROVIDERS),
-                   help="where Claude is served from (default: anthropic)")
-    p.add_argument("--region", metavar="REGION",
-                   help="bedrock or vertex region (default: AWS_REGION / CLOUD_ML_REGION)")
-    p.add_argument("--project-id", metavar="ID",
-                   help="Google Cloud project for vertex (default: ANTHROPIC_VERTEX_PROJECT_ID)")
-    p.add_argument("--model", metavar="NAME", help="Claude model (default: the backend's)")
-    p.add_argument("--fail-below", type=_score, metavar="SCORE",
-                   help="conclusion failure when the overall score is under SCORE (0-5)")
-    p.add_argument("--fail-on-uncovered", action="store_true", default=None,
-                   help="conclusion failure when a criterion is not covered (default: neutral)")
-    p.add_argument("--max-cost-usd", type=_number(float, 0.01, 10_000), metavar="N",
-                   help="cap on the estimated Claude spend per audit; past it, offline judges")
-    p.add_argument("--max-concurrency", type=_number(int, *CONCURRENCY_RANGE), metavar="N",
-                   help="judge requests in flight at once per audit "
-                        f"({CONCURRENCY_RANGE[0]}-{CONCURRENCY_RANGE[1]}, default: 8)")
-    p.add_argument("--judge-timeout", type=_number(float, 1, 3600), metavar="S",
-                   help="seconds one Claude request may take (default: 600)")
-    p.add_argument("--clone-timeout", type=_number(float, 1, 3600), metavar="S",
-                   help="seconds a git clone may take before it is killed (default: 180)")
-    p.add_argument("--ignore", action="append", metavar="GLOB",
-                   help="paths no detective reads, e.g. 'vendor/**' (repeatable)")
-    p.add_argument("--no-cache", action="store_true",
-                   help="ask the judges again instead of reusing cached opinions")
-    p.add_argument("--cache-dir", type=Path, metavar="DIR",
-                   help="opinion cache (default: $XDG_CACHE_HOME/courtroom or ~/.cache/courtroom)")
+    add_flags(p, command)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -94,18 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("audit", help="audit one repository (and its PDF report)")
     run.add_argument("target", help="local path or git URL")
-    run.add_argument("--pdf", type=Path, metavar="PATH",
-                     help="PDF report: as given, else inside the target (default: config file)")
     run.add_argument("--out", type=Path, metavar="DIR", help="output folder")
-    _settings(run)
-    run.add_argument("--base", metavar="REF",
-                     help="compare with this commit or branch of the target: its diff is "
-                          "evidence; under --fail-on-findings new its security findings "
-                          "the baseline")
-    run.add_argument("--fail-on-findings", choices=["all", "new"],
-                     help="fail on every confirmed finding (all, the default) or only on "
-                          "those the change adds over --base (new)")
-    run.add_argument("--no-court", action="store_true", help="skip the court phase")
+    _settings(run, "audit")
     run.add_argument("--name", help="name shown for the target")
     run.add_argument("--quiet", action="store_true", help="no progress display")
 
@@ -116,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     bat.add_argument("manifest", type=Path, help="CSV (repo,pdf,name) or JSON list")
     bat.add_argument("--out", type=Path, required=True, metavar="DIR",
                      help="output folder: one sub-folder per submission, and the summary")
-    _settings(bat)
+    _settings(bat, "batch")
     bat.add_argument("--workers", type=int, default=2, metavar="N",
                      help="submissions audited at once (default: 2)")
     bat.add_argument("--shard", metavar="i/n", help="audit only this shard of the manifest")

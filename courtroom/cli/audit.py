@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from courtroom import diff
-from courtroom.config import AuditConfig, default_out_dir, env_api_key
 from courtroom.detectives import open_workspace
 from courtroom.detectives.contract import load_checked
 from courtroom.errors import TargetError, UsageError
 from courtroom.pipeline import Progress, audit
 from courtroom.render.files import check_folder
-from courtroom.resources import resolve_rubric
-from courtroom.settings import effective_config
+from courtroom.settings.config import AuditConfig, default_out_dir, env_api_key
+from courtroom.settings.effective import effective_config
+from courtroom.settings.schema import flag_values
 from courtroom.trace import Trace
 from courtroom.untrusted import log_line
 
@@ -29,30 +29,12 @@ def given_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> dict[st
     if "://" not in target and not target.startswith("git@") and not Path(target).exists():
         raise TargetError(f"target not found: {target}")
     return {
+        **flag_values(args, "audit"),
         "target": target,
         "out_dir": _out_dir(args.out, target),
-        "rubric_path": resolve_rubric(args.rubric) if args.rubric else None,
-        "pdf": args.pdf,
-        "judges": args.judges,
-        "model": args.model,
-        "provider": args.provider,
-        "region": args.region,
-        "project_id": args.project_id,
         "api_key": env_api_key(env),
         "base_url": env.get("ANTHROPIC_BASE_URL") or None,
-        "fail_below": args.fail_below,
-        "fail_on_uncovered": args.fail_on_uncovered,
-        "use_cache": False if args.no_cache else None,
-        "cache_dir": args.cache_dir,
-        "court": False if getattr(args, "no_court", False) else None,
-        "max_cost_usd": args.max_cost_usd,
-        "max_concurrency": args.max_concurrency,
-        "judge_timeout": args.judge_timeout,
-        "clone_timeout": args.clone_timeout,
-        "ignore": tuple(args.ignore or ()),
         "display_name": args.name,
-        "base": args.base,
-        "fail_on_findings": args.fail_on_findings,
     }
 
 
@@ -84,7 +66,7 @@ def prepared(args: argparse.Namespace, env: Mapping[str, str]) -> Iterator[Audit
     given = given_from_args(args, env)
     if given["rubric_path"] is not None:  # a bad rubric stops before any clone (exit 2)
         load_checked(given["rubric_path"])
-    timeout = args.clone_timeout or AuditConfig.model_fields["clone_timeout"].default
+    timeout = given["clone_timeout"] or AuditConfig.model_fields["clone_timeout"].default
     with open_workspace(given["target"], timeout=timeout) as workspace:
         local = {
             **given,

@@ -27,8 +27,8 @@ from courtroom.cohort.keys import (
 )
 from courtroom.cohort.manifest import Row
 from courtroom.cohort.summary import SubmissionResult, write_summary
-from courtroom.config import AuditConfig
 from courtroom.errors import CourtroomError
+from courtroom.settings.config import AuditConfig
 
 if TYPE_CHECKING:
     # Only for annotations: the batch logic runs (and is tested) without the whole court.

@@ -23,13 +23,13 @@ from courtroom.cohort.batch_client import MAX_REQUESTS, STATE_FILE, BatchClient,
 from courtroom.cohort.keys import batch_key, can_resume, current_commit, prompts_digest
 from courtroom.cohort.manifest import Row
 from courtroom.cohort.settings import BatchSettings, default_audit
-from courtroom.config import AuditConfig
 from courtroom.errors import ConfigError, JudgeError, JudgeOutputError
 from courtroom.judges import claude_request
 from courtroom.judges.anthropic_backend import AnthropicBackend
 from courtroom.judges.base import JudgeRequest, JudgeUsage
 from courtroom.judges.cache import OpinionCache
 from courtroom.models import JudgeName, JudicialOpinion
+from courtroom.settings.config import AuditConfig
 
 #: Hearing rounds make later passes; this bounds them (the court bounds rounds too).
 MAX_PASSES = 6

@@ -12,25 +12,21 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from courtroom.cohort.batch import BatchStatus, CohortSummary, Mode, run_batch
 from courtroom.cohort.manifest import Row, load_manifest, shard
 from courtroom.cohort.settings import BatchSettings, default_audit
-from courtroom.config import choose_judges, env_api_key, user_cache_dir
 from courtroom.errors import (
     EXIT_CRITICAL,
     EXIT_FAILURE,
     EXIT_OK,
     UsageError,
 )
-from courtroom.resources import resolve_rubric
 from courtroom.rubric import default_rubric_path
-from courtroom.settings import batch_fields
+from courtroom.settings.config import choose_judges, env_api_key, user_cache_dir
+from courtroom.settings.effective import batch_fields
+from courtroom.settings.schema import flag_values
 from courtroom.untrusted import log_line
-
-if TYPE_CHECKING:
-    pass
 
 
 def _clock(seconds: float | None) -> str:
@@ -101,34 +97,17 @@ def settings_from_args(args: argparse.Namespace, env: Mapping[str, str]) -> Batc
 
     A batch never reads the submissions' own config files: the operator sets the rules.
     """
-    fields, sources = batch_fields(
-        {
-            "rubric_path": resolve_rubric(args.rubric) if args.rubric else None,
-            "judges": args.judges,
-            "model": args.model,
-            "provider": args.provider,
-            "region": args.region,
-            "project_id": args.project_id,
-            "fail_below": args.fail_below,
-            "fail_on_uncovered": args.fail_on_uncovered,
-            "max_cost_usd": args.max_cost_usd,
-            "max_concurrency": args.max_concurrency,
-            "judge_timeout": args.judge_timeout,
-            "clone_timeout": args.clone_timeout,
-            "ignore": tuple(args.ignore or ()),
-        },
-        args.config,
-    )
+    flags = flag_values(args, "batch")
+    use_cache, cache_dir = flags.pop("use_cache"), flags.pop("cache_dir")
+    fields, sources = batch_fields(flags, args.config)
     return BatchSettings(
         rubric_path=Path(fields.pop("rubric_path", default_rubric_path())).resolve(),
         judges=fields.pop("judges", None) or choose_judges(None, env),
         model=fields.pop("model", None),
         api_key=env_api_key(env),
         base_url=env.get("ANTHROPIC_BASE_URL") or None,
-        fail_below=fields.pop("fail_below", None),
-        use_cache=not args.no_cache,
-        cache_dir=(args.cache_dir or user_cache_dir(env)).expanduser().resolve(),
-        judge_workers=fields.pop("max_concurrency", BatchSettings.judge_workers),
+        use_cache=use_cache is not False,
+        cache_dir=(cache_dir or user_cache_dir(env)).expanduser().resolve(),
         shared={**fields, "sources": sources},
     )
 

@@ -6,7 +6,7 @@ in the first line. Criteria are matched by id, then by normalised name. For each
 criterion the output says both scores, the gap, what each side cited, and flags what the
 second audit (usually the peer's) points at that the first audit's evidence never looked
 at: that is where the auditor itself can be improved. Reports conventionally live in the
-SELF_DIR, PEER_DIR and RECEIVED_DIR folders of ``courtroom.config``.
+SELF_DIR, PEER_DIR and RECEIVED_DIR folders of ``courtroom.settings.config``.
 """
 
 from __future__ import annotations

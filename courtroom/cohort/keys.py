@@ -16,9 +16,9 @@ from pathlib import Path
 
 from courtroom.child import run
 from courtroom.cohort.manifest import is_url
-from courtroom.config import AuditConfig
 from courtroom.git import git_env, run_git
 from courtroom.rubric import load_rubric
+from courtroom.settings.config import AuditConfig
 
 KEY_FILE = "batch-key.json"
 #: How long a commit lookup may take; a slow remote only costs the resume shortcut.

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from pydantic import SecretStr
 
 from courtroom.cohort.manifest import Row
-from courtroom.config import AuditConfig
 from courtroom.errors import ConfigError, TargetError
 from courtroom.models import JudgeKind
+from courtroom.settings.config import AuditConfig
 from courtroom.tree_paths import find_pdf, inside_tree
 from courtroom.untrusted import log_line
 
@@ -35,12 +35,9 @@ class BatchSettings:
     model: str | None = None
     api_key: SecretStr | None = None
     base_url: str | None = None
-    fail_below: float | None = None
     use_cache: bool = True
     cache_dir: Path | None = None
-    #: Judge requests in flight per submission (AuditConfig.max_concurrency).
-    judge_workers: int = AuditConfig.model_fields["max_concurrency"].default
-    #: Further AuditConfig fields every submission shares (provider, timeouts, gate ...).
+    #: Further AuditConfig fields every submission shares (the gate, timeouts, provider ...).
     shared: Mapping[str, Any] = field(default_factory=dict)
 
     def __call__(self, row: Row, folder: Path) -> AuditConfig:
@@ -56,10 +53,8 @@ class BatchSettings:
                 "model": self.model,
                 "api_key": self.api_key,
                 "base_url": self.base_url,
-                "fail_below": self.fail_below,
                 "use_cache": self.use_cache,
                 "cache_dir": self.cache_dir,
-                "max_concurrency": self.judge_workers,
             }
         )
 

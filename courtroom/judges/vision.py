@@ -16,13 +16,13 @@ import hashlib
 import threading
 from concurrent.futures import Future
 
-from courtroom.config import AuditConfig
 from courtroom.detectives.report.image_claude import Transcription
 from courtroom.errors import CourtroomError, JudgeError
 from courtroom.judges import vision_request
 from courtroom.judges.base import Backend, JudgeUsage
 from courtroom.judges.pricing import estimate_usd, price_for
 from courtroom.models import Usage
+from courtroom.settings.config import AuditConfig
 
 #: Characters per token assumed for the instruction (as the judges' estimate: errs high).
 CHARS_PER_TOKEN = 3.0

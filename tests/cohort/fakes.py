@@ -10,9 +10,9 @@ from pathlib import Path
 
 from builders import Commit, make_repo
 
-from courtroom.config import AuditConfig
 from courtroom.errors import WorkspaceError
 from courtroom.models import CriterionResult, ExecutionLog, RubricRef, Target, Verdict
+from courtroom.settings.config import AuditConfig
 
 
 @dataclass

@@ -101,15 +101,15 @@ def test_rerun_resumes_only_unchanged_submissions(tmp_path: Path) -> None:
     assert len(fakes.CALLS) == 7
     key = stored_key(out / "sub00")
     assert key is not None and key["bench"] == "offline" and len(str(key["commit"])) == 40
-    gated = BatchSettings(rubric_path=rubric, fail_below=3.0)
+    gated = BatchSettings(rubric_path=rubric, shared={"fail_below": 3.0})
     fakes.CALLS.clear()
     run_batch(rows, out, gated, fake_audit, workers=2)
     assert len(fakes.CALLS) == 7
     # A per-criterion gate or ignore globs decide verdicts too: never resumed across them.
     for shared in ({"gate": {"git_forensic_analysis": 4.0}}, {"ignore": ("vendor/**",)}):
         fakes.CALLS.clear()
-        run_batch(rows, out, BatchSettings(rubric_path=rubric, fail_below=3.0, shared=shared),
-                  fake_audit, workers=2)
+        both = BatchSettings(rubric_path=rubric, shared={"fail_below": 3.0, **shared})
+        run_batch(rows, out, both, fake_audit, workers=2)
         assert len(fakes.CALLS) == 7, shared
 
 

@@ -11,10 +11,10 @@ from courtroom.cli import main
 from courtroom.cohort.compare import compare_lines
 from courtroom.cohort.peer_report import parse_markdown
 from courtroom.cohort.sides import load_audit, mentions
-from courtroom.config import RECEIVED_DIR, SELF_DIR
 from courtroom.errors import UsageError
 from courtroom.models import RubricRef, Target
 from courtroom.render.markdown import render_report
+from courtroom.settings.config import RECEIVED_DIR, SELF_DIR
 
 PEER_HEADINGS = """# Peer audit of octo-org/auditor
 

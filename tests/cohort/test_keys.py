@@ -17,9 +17,9 @@ from courtroom.cohort.keys import (
     stored_key,
     write_key,
 )
-from courtroom.config import AuditConfig
 from courtroom.judges.providers import default_model
 from courtroom.rubric import default_rubric_path
+from courtroom.settings.config import AuditConfig
 
 
 def config(tmp_path: Path, **changes: object) -> AuditConfig:

@@ -12,7 +12,6 @@ from verdict_builders import make_opinion
 
 from court.support import CASE, ScriptedBackend, rubric_with
 from courtroom import chief_justice
-from courtroom.config import AuditConfig
 from courtroom.court.session import hold_court
 from courtroom.integrity import verify
 from courtroom.judges.base import JudgeRequest, JudgeUsage
@@ -21,6 +20,7 @@ from courtroom.judges.offline import OfflineBackend
 from courtroom.models import EvidenceRequest, JudicialOpinion, Verdict
 from courtroom.pipeline import audit
 from courtroom.rubric import default_rubric_path, load_rubric
+from courtroom.settings.config import AuditConfig
 from courtroom.trace import Trace
 
 FILES = {

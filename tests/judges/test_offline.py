@@ -7,13 +7,13 @@ from pathlib import Path
 
 from detectives.submissions import flawed_submission, mixed_submission
 
-from courtroom.config import AuditConfig
 from courtroom.court import hearing_rules
 from courtroom.judges.base import JudgeRequest
 from courtroom.judges.envelope import evidence_data
 from courtroom.judges.offline import OfflineBackend
 from courtroom.models import JUDGES, NO_EVIDENCE
 from courtroom.pipeline import audit
+from courtroom.settings.config import AuditConfig
 
 from .conftest import ev, make_criterion, mixed_evidence
 

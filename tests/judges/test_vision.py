@@ -11,13 +11,13 @@ import pytest
 from fakes.anthropic_server import FakeAnthropic, Reply, error, has_image, message
 from PIL import Image
 
-from courtroom.config import AuditConfig
 from courtroom.errors import ConfigError, JudgeError
 from courtroom.judges.anthropic_backend import AnthropicBackend
 from courtroom.judges.base import Backend
 from courtroom.judges.offline import OfflineBackend
 from courtroom.judges.vision import ClaudeVision, for_audit
 from courtroom.models import Usage
+from courtroom.settings.config import AuditConfig
 
 from .conftest import SECRET, Sleeps
 

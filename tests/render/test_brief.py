@@ -8,7 +8,6 @@ from collections.abc import Sequence
 
 from verdict_builders import make_criterion, make_evidence, make_opinion, make_verdict
 
-from courtroom.base_config import UNKNOWN_SETTINGS
 from courtroom.models import (
     JUDGES,
     Conclusion,
@@ -23,6 +22,7 @@ from courtroom.problems import Problem
 from courtroom.render.brief import top_fixes, verdict_line
 from courtroom.render.build import build_view, remediation_items
 from courtroom.render.markdown import render_check_run, render_comment, render_report
+from courtroom.settings.base_commit import UNKNOWN_SETTINGS
 
 CODE = make_evidence("StateGraph wires detectives in parallel", location="src/graph.py:42")
 NO_PDF = make_evidence(

@@ -14,9 +14,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
-from courtroom.base_config import PullBase, fallback_warning, list_changes, locate_base
 from courtroom.errors import (
     EXIT_CRITICAL,
     EXIT_OK,
@@ -57,6 +55,7 @@ from courtroom.render.markdown import render_summary
 from courtroom.render.state import PreviousAudit, cache_seeds, trusted_state
 from courtroom.render.text import neutralise
 from courtroom.resources import named_rubric
+from courtroom.settings.base_commit import PullBase, fallback_warning, list_changes, locate_base
 from courtroom.untrusted import inert_output
 
 PublisherFactory = Callable[[ActionConfig], PublishTarget]
@@ -116,47 +115,29 @@ def action(config: ActionConfig, publisher_factory: PublisherFactory, run_audit:
         return _audit_and_publish(config, github, subject, previous, run_audit, cache_dir)
 
 
-def _settings(config: ActionConfig) -> dict[str, Any]:
-    """AuditConfig fields the action's inputs set (absent ones keep their defaults)."""
-    chosen: dict[str, Any] = {
-        "provider": config.provider,
-        "max_cost_usd": config.max_cost_usd,
-        "max_concurrency": config.max_concurrency,
-        "judge_timeout": config.judge_timeout,
-        "clone_timeout": config.clone_timeout,
-        "region": config.region,
-        "project_id": config.project_id,
-        "fail_on_findings": config.fail_on_findings,
-        "fail_on_uncovered": config.fail_on_uncovered,
-    }
-    return {key: value for key, value in chosen.items() if value is not None}
-
-
 def _request(config: ActionConfig, subject: Subject, previous: PreviousAudit | None,
              cache_dir: Path) -> AuditRequest:
     pdf, refused = resolve_pdf(config)
     if refused:
         print(f"::warning::{escape_data(refused)}")
-    rubric = config.workspace / config.rubric if config.rubric else None
+    named = config.settings.get("rubric_path")
+    rubric = config.workspace / named if named else None
     # No such file in the checkout: the input may name a rubric the package ships.
-    bundled = named_rubric(str(config.rubric)) if rubric and not os.path.lexists(rubric) else None
+    bundled = named_rubric(str(named)) if rubric and not os.path.lexists(rubric) else None
     rubric = bundled or rubric
     if rubric is not None and bundled is None and not inside(config.workspace, rubric):
         # The file is the PR's to replace: a link would read any file on the runner.
-        raise ConfigError(f"input rubric: {config.rubric} is a symbolic link or lies "
+        raise ConfigError(f"input rubric: {named} is a symbolic link or lies "
                           "outside the workspace; Courtroom reads only files in the checkout")
+    resolved = {"pdf": pdf, "rubric_path": rubric}
     return AuditRequest(
         workspace=config.workspace,
         out_dir=config.out_dir,
         display_name=config.repository,
         commit=subject.head_sha,
-        pdf=pdf,
-        rubric=rubric,
-        model=config.model,
         api_key=config.anthropic_api_key,
-        fail_below=config.fail_below,
         cache_dir=cache_dir,
-        settings=_settings(config),
+        settings={k: v for k, v in {**config.settings, **resolved}.items() if v is not None},
     )
 
 

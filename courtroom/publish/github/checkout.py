@@ -38,21 +38,22 @@ def resolve_pdf(config: ActionConfig) -> tuple[Path | None, str | None]:
     the audit reports the PDF as not found; a match that is a link or lies outside the
     workspace is never read.
     """
-    if not config.pdf:
+    pdf: str | None = config.settings.get("pdf")
+    if not pdf:
         return None, None
     root = config.workspace
-    if Path(config.pdf).is_absolute():
-        candidates = [Path(config.pdf)]
-    elif any(ch in config.pdf for ch in "*?["):
-        candidates = sorted(root.glob(config.pdf))
+    if Path(pdf).is_absolute():
+        candidates = [Path(pdf)]
+    elif any(ch in pdf for ch in "*?["):
+        candidates = sorted(root.glob(pdf))
     else:
-        candidates = [root / config.pdf]
+        candidates = [root / pdf]
     safe = [p for p in candidates if inside(root, p) and p.is_file()]
     if safe:
         return safe[0], None
     refused = [p for p in candidates if not inside(root, p)]
     if not refused:
-        return root / config.pdf, None
+        return root / pdf, None
     shown = refused[0].relative_to(root) if refused[0].is_relative_to(root) else refused[0]
     why = (
         f"input pdf: {shown.as_posix()} is a symbolic link or lies outside the workspace; "

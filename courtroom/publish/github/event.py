@@ -16,12 +16,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from courtroom.errors import ConfigError, PublishError
-from courtroom.models import CONCURRENCY_RANGE, PROVIDERS
-from courtroom.publish.github.inputs import choice, number, positive, read, switch
+from courtroom.publish.github.inputs import WHOLE, read, setting_inputs, switch
 from courtroom.publish.protocol import PullCommits
 
 REPORT_DIR = "courtroom-report"
-FAIL_ON = ("all", "new")
 
 
 @dataclass(frozen=True)
@@ -35,10 +33,9 @@ class ActionConfig:
     event_name: str
     event: dict[str, Any]
     anthropic_api_key: str | None = field(default=None, repr=False)
-    model: str | None = None
-    rubric: str | None = None
-    pdf: str | None = None
-    fail_below: float | None = None
+    #: AuditConfig fields the inputs set (courtroom.settings.schema); unset ones absent.
+    #: ``rubric_path`` and ``pdf`` are the inputs' text, resolved in the checkout later.
+    settings: dict[str, Any] = field(default_factory=dict)
     pr_number: int | None = None
     check_name: str = "courtroom"
     comment: bool = True
@@ -50,18 +47,6 @@ class ActionConfig:
     verdict: str | None = None
     #: COURTROOM_SIGNING_KEY: a verdict to publish must carry a valid HMAC under it.
     signing_key: bytes | None = field(default=None, repr=False)
-    provider: str = "anthropic"
-    max_cost_usd: float | None = None
-    max_concurrency: int | None = None
-    judge_timeout: float | None = None
-    clone_timeout: float | None = None
-    #: The provider's cloud region (aws-region for bedrock, vertex-region for vertex).
-    region: str | None = None
-    project_id: str | None = None
-    #: fail-on-findings: "all" or "new" (None: the base commit's file, else "all").
-    fail_on_findings: str | None = None
-    #: fail-on-uncovered: None when the input is empty (the config file may still set it).
-    fail_on_uncovered: bool | None = None
 
     @property
     def out_dir(self) -> Path:
@@ -118,32 +103,6 @@ def temp_root(raw: str | None) -> Path | None:
     return None
 
 
-def _audit_settings(env: Mapping[str, str]) -> dict[str, Any]:
-    provider = read(env, "provider", "anthropic").lower()
-    if provider not in PROVIDERS:
-        raise ConfigError(f"input provider must be one of {', '.join(PROVIDERS)}, got {provider!r}")
-    concurrency = number(read(env, "max-concurrency"), "max-concurrency", int)
-    low, high = CONCURRENCY_RANGE
-    if concurrency is not None and not low <= concurrency <= high:
-        raise ConfigError(f"input max-concurrency must be between {low} and {high}, "
-                          f"got {concurrency}")
-    key = env.get("COURTROOM_SIGNING_KEY", "")
-    # Each provider reads its own region input; the other provider's is not its business.
-    regions = {"bedrock": read(env, "aws-region"), "vertex": read(env, "vertex-region")}
-    return {
-        "provider": provider,
-        "region": regions.get(provider) or None,
-        "project_id": (read(env, "vertex-project") or None) if provider == "vertex" else None,
-        "max_cost_usd": positive(env, "max-cost", float),
-        "max_concurrency": concurrency,
-        "judge_timeout": positive(env, "judge-timeout", float),
-        "fail_on_uncovered": switch(env, "fail-on-uncovered", default=None),
-        "clone_timeout": positive(env, "clone-timeout", float),
-        "fail_on_findings": choice(read(env, "fail-on-findings"), "fail-on-findings", FAIL_ON),
-        "signing_key": key.encode("utf-8") if key else None,
-    }
-
-
 def config_from_env(env: Mapping[str, str]) -> ActionConfig:
     """Build the configuration from the runner's environment; ConfigError when unusable."""
     token = read(env, "github-token") or env.get("GITHUB_TOKEN", "").strip()
@@ -155,9 +114,8 @@ def config_from_env(env: Mapping[str, str]) -> ActionConfig:
     if repository.count("/") != 1:
         raise ConfigError(f"GITHUB_REPOSITORY must be owner/name, got {repository!r}")
     event = _event(env)
-    fail_below = number(read(env, "fail-below"), "fail-below", float)
-    if fail_below is not None and not 0 <= fail_below <= 5:
-        raise ConfigError(f"input fail-below must be between 0 and 5, got {fail_below}")
+    settings = setting_inputs(env)
+    key = env.get("COURTROOM_SIGNING_KEY", "")
     pr_raw = read(env, "pr-number") or str((event.get("inputs") or {}).get("pr-number") or "")
     return ActionConfig(
         token=token,
@@ -167,11 +125,8 @@ def config_from_env(env: Mapping[str, str]) -> ActionConfig:
         event_name=env.get("GITHUB_EVENT_NAME", ""),
         event=event,
         anthropic_api_key=read(env, "anthropic-api-key") or None,
-        model=read(env, "model") or None,
-        rubric=read(env, "rubric") or None,
-        pdf=read(env, "pdf") or None,
-        fail_below=fail_below,
-        pr_number=number(pr_raw, "pr-number", int),
+        settings=settings,
+        pr_number=WHOLE.from_input(pr_raw, "pr-number"),
         check_name=read(env, "check-name", "courtroom"),
         comment=switch(env, "comment", default=True),
         github_sha=env.get("GITHUB_SHA") or None,
@@ -179,7 +134,7 @@ def config_from_env(env: Mapping[str, str]) -> ActionConfig:
         summary_path=Path(env["GITHUB_STEP_SUMMARY"]) if env.get("GITHUB_STEP_SUMMARY") else None,
         temp_dir=temp_root(env.get("RUNNER_TEMP")),
         verdict=read(env, "verdict") or None,
-        **_audit_settings(env),
+        signing_key=key.encode("utf-8") if key else None,
     )
 
 

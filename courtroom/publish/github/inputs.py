@@ -1,18 +1,21 @@
 """Reading the Action's inputs: ``INPUT_<NAME>`` from the environment, checked one by one.
 
 Each problem is a ConfigError naming the input (exit 2), never a silent default: a typo
-in a workflow must not switch a gate off.
+in a workflow must not switch a gate off. Which inputs set which audit setting, and how
+each is parsed, is the settings schema's (:mod:`courtroom.settings.schema`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
-from typing import Any, overload
+from typing import Any
 
-from courtroom.errors import ConfigError
+from courtroom.settings.schema import SETTINGS
+from courtroom.settings.values import Number, Switch
 
-TRUE = {"true", "yes", "1", "on"}
-FALSE = {"false", "no", "0", "off"}
+#: A pull request's number: any whole number (GitHub says whether it exists).
+WHOLE = Number(input=(-math.inf, math.inf), integer=True)
 
 
 def read(env: Mapping[str, str], name: str, default: str = "") -> str:
@@ -24,41 +27,24 @@ def read(env: Mapping[str, str], name: str, default: str = "") -> str:
     return value.strip() or default
 
 
-def number(raw: str, name: str, kind: type[int] | type[float]) -> Any:
-    """An input's text as a number; None when it is empty."""
-    if not raw:
-        return None
-    try:
-        return kind(raw)
-    except ValueError:
-        raise ConfigError(f"input {name} must be a number, got {raw!r}") from None
-
-
-def positive(env: Mapping[str, str], name: str, kind: type[int] | type[float]) -> Any:
-    """A number input that must be over 0; None when it is empty."""
-    value = number(read(env, name), name, kind)
-    if value is not None and value <= 0:
-        raise ConfigError(f"input {name} must be greater than 0, got {value}")
-    return value
-
-
-def choice(raw: str, name: str, allowed: tuple[str, ...]) -> str | None:
-    """An input that must be one of ``allowed`` (any case); None when it is empty."""
-    value = raw.lower()
-    if value and value not in allowed:
-        raise ConfigError(f"input {name} must be one of {', '.join(allowed)}, got {value!r}")
-    return value or None
-
-
-@overload
-def switch(env: Mapping[str, str], name: str, *, default: bool) -> bool: ...
-@overload
-def switch(env: Mapping[str, str], name: str, *, default: None) -> bool | None: ...
-def switch(env: Mapping[str, str], name: str, *, default: bool | None) -> bool | None:
+def switch(env: Mapping[str, str], name: str, *, default: bool) -> bool:
     """A true/false input; ``default`` when it is empty."""
-    raw = read(env, name).lower()
-    if not raw:
-        return default
-    if raw not in TRUE | FALSE:
-        raise ConfigError(f"input {name} must be true or false, got {raw!r}")
-    return raw in TRUE
+    value = Switch().from_input(read(env, name), name)
+    return default if value is None else bool(value)
+
+
+def setting_inputs(env: Mapping[str, str]) -> dict[str, Any]:
+    """The AuditConfig fields the Action's inputs set; an empty input sets nothing.
+
+    An input that belongs to one provider (a cloud's region) is read only when the
+    ``provider`` input names that provider: the other cloud's is not its business.
+    """
+    values: dict[str, Any] = {}
+    for setting in SETTINGS:  # provider comes before the inputs that depend on it
+        for given in setting.inputs:
+            if given.provider is not None and values.get("provider") != given.provider:
+                continue
+            value = setting.value.from_input(read(env, given.name, given.default), given.name)
+            if value is not None:
+                values[setting.field] = value
+    return values

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from courtroom.base_config import PullBase, fallback_warning
 from courtroom.errors import EXIT_FAILURE, EXIT_OK, ConfigError
 from courtroom.models import Verdict
+from courtroom.settings.base_commit import PullBase, fallback_warning
 
 
 @dataclass
@@ -26,15 +26,11 @@ class AuditRequest:
     out_dir: Path
     display_name: str
     commit: str
-    pdf: Path | None
-    rubric: Path | None
-    model: str | None
     api_key: str | None = field(repr=False)
-    fail_below: float | None
     #: Opinion cache, pre-seeded from the previous comment (see courtroom.publish.github.reuse).
     cache_dir: Path | None = None
-    #: AuditConfig fields set by action inputs (provider, max_cost_usd, timeouts...);
-    #: anything absent keeps AuditConfig's default.
+    #: AuditConfig fields set by action inputs (courtroom.settings.schema), the rubric
+    #: and the PDF resolved in the checkout; anything absent keeps AuditConfig's default.
     settings: dict[str, Any] = field(default_factory=dict)
     #: For a pull request: the base commit its repository config is read from (None: the
     #: checkout's own config, as for a push).
@@ -69,7 +65,7 @@ def pipeline_runner(request: AuditRequest) -> Outcome:
     from pydantic import SecretStr
 
     from courtroom import pipeline
-    from courtroom.settings import effective_config
+    from courtroom.settings.effective import effective_config
     from courtroom.trace import Trace
 
     # Bedrock and Vertex authenticate with the cloud's own credentials, not an API key.
@@ -77,17 +73,12 @@ def pipeline_runner(request: AuditRequest) -> Outcome:
     fields: dict[str, Any] = {
         **request.settings,
         "target": str(request.workspace),
-        "pdf": request.pdf,
         "out_dir": request.out_dir,
         "judges": "anthropic" if claude else "offline",
-        "model": request.model,
         "api_key": SecretStr(request.api_key) if request.api_key else None,
-        "fail_below": request.fail_below,
         "display_name": request.display_name,
         "commit": request.commit,
     }
-    if request.rubric is not None:
-        fields["rubric_path"] = request.rubric
     if request.cache_dir is not None:
         fields["cache_dir"] = request.cache_dir
     # Inputs win over the repository's .github/courtroom.yml; a pull request's comes from

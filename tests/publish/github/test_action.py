@@ -55,7 +55,8 @@ def test_first_run_creates_comment_and_check_on_the_pr_head(
     assert json.loads((workspace / "courtroom-report" / "verdict.json").read_text())["conclusion"]
     assert "## Executive summary" in (tmp_path / "summary.md").read_text()
     assert audit.requests[0].commit == HEAD
-    assert audit.requests[0].pdf == workspace / "reports/*.pdf"  # no match: the audit reports it
+    # No match: the literal path is kept, and the audit reports the PDF as not found.
+    assert audit.requests[0].settings["pdf"] == workspace / "reports/*.pdf"
     assert "ghs_secret_token_value" not in capsys.readouterr().err + comment["body"]
 
 

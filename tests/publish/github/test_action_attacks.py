@@ -120,7 +120,7 @@ def test_a_refused_pdf_is_said_in_the_step_log(
     _workspace_with_links(tmp_path)
     audit = FakeAudit()
     run(make_env(tmp_path, fake, pdf="reports/*.pdf"), audit)
-    assert audit.requests[0].pdf is None
+    assert "pdf" not in audit.requests[0].settings
     warning = "::warning::input pdf: reports/a-report.pdf is a symbolic link"
     assert warning in capsys.readouterr().out
 
@@ -233,7 +233,7 @@ def test_the_pipeline_runner_maps_settings_onto_the_audit_config(
               "project_id": "proj-1"}
     request = AuditRequest(
         workspace=tmp_path, out_dir=tmp_path / "out", display_name="o/r", commit=HEAD,
-        pdf=None, rubric=None, model=None, api_key=None, fail_below=None, settings=fields,
+        api_key=None, settings=fields,
     )
     pipeline_runner(request)
     (config,) = seen
@@ -348,13 +348,13 @@ def test_the_rubric_input_names_a_bundled_rubric_but_never_an_outside_path(
     audit = FakeAudit()
     run(env, audit)
     (request,) = audit.requests
-    assert request.rubric is not None
-    assert request.rubric.resolve() == default_rubric_path().resolve()
+    assert request.settings["rubric_path"].resolve() == default_rubric_path().resolve()
     assert request.settings["fail_on_uncovered"] is True
     # A file of that name in the checkout is the PR's, and wins; an outside path never reads.
     (tmp_path / "workspace" / "automaton-auditor").write_text("{}")
     run(env, audit)
-    assert audit.requests[-1].rubric == tmp_path / "workspace" / "automaton-auditor"
+    named = audit.requests[-1].settings["rubric_path"]
+    assert named == tmp_path / "workspace" / "automaton-auditor"
     for outside in (str(default_rubric_path()), "../automaton-auditor"):
         with pytest.raises(ConfigError, match="input rubric"):
             action(config_from_env({**env, "INPUT_RUBRIC": outside}), publisher_factory, audit)
@@ -369,4 +369,4 @@ def test_inputs_spelled_with_underscores_reach_a_docker_url_step(
     env["INPUT_CHECK_NAME"] = "gate"
     del env["INPUT_CHECK-NAME"]
     config = config_from_env(env)
-    assert config.check_name == "gate" and config.fail_below == 4.5
+    assert config.check_name == "gate" and config.settings["fail_below"] == 4.5

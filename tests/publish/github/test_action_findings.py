@@ -17,7 +17,7 @@ from fakes.github_server import FakeGitHub
 from courtroom.publish.github.action import action
 from courtroom.publish.github.event import config_from_env
 from courtroom.publish.github.runners import pipeline_runner
-from courtroom.settings import NEW_UNKNOWN
+from courtroom.settings.effective import NEW_UNKNOWN
 
 SECOND = '@app.route("/calc")\ndef calc():\n    expr = request.args["expr"]\n' \
     "    return str(eval(expr))"

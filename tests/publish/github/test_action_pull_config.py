@@ -14,13 +14,13 @@ from action_support import FakeAudit, fake_github, make_env, publisher_factory, 
 from config_builders import lenient_rubric, pull_repo
 from fakes.github_server import FakeGitHub
 
-from courtroom.base_config import UNKNOWN_SETTINGS, PullBase
 from courtroom.judgment import recompute
 from courtroom.models import Verdict
 from courtroom.publish.github.action import action
 from courtroom.publish.github.event import config_from_env
 from courtroom.publish.github.runners import pipeline_runner
-from courtroom.repo_config import TREE_FILE
+from courtroom.settings.base_commit import UNKNOWN_SETTINGS, PullBase
+from courtroom.settings.config_file import TREE_FILE
 
 BASE_FILES = {TREE_FILE: "rubric: strict.json\n", "strict.json": lenient_rubric("Strict")}
 #: The pull request points the config at a lenient rubric it brings along, and edits the

@@ -58,10 +58,12 @@ def test_inputs_are_read_with_hyphens_or_underscores_and_trimmed(tmp_path: Path)
     del env["INPUT_GITHUB-TOKEN"]
     env["INPUT_GITHUB_TOKEN"] = f"  {TOKEN}  "  # a docker:// step spells inputs this way
     read = config_from_env(env)
-    assert (read.token, read.fail_below, read.check_name) == (TOKEN, 3.5, "court")
-    assert read.comment and read.provider == "anthropic" and read.max_cost_usd is None
-    assert read.fail_on_uncovered is None  # unset: the config file may still turn it on
-    assert config_from_env({**env, "INPUT_FAIL-ON-UNCOVERED": "Yes"}).fail_on_uncovered
+    assert (read.token, read.settings["fail_below"], read.check_name) == (TOKEN, 3.5, "court")
+    assert read.comment and read.settings["provider"] == "anthropic"
+    assert "max_cost_usd" not in read.settings
+    assert "fail_on_uncovered" not in read.settings  # unset: the config file may still set it
+    yes = config_from_env({**env, "INPUT_FAIL-ON-UNCOVERED": "Yes"})
+    assert yes.settings["fail_on_uncovered"] is True
     assert config_from_env({**env, "INPUT_COMMENT": "off"}).comment is False
 
 
@@ -107,10 +109,11 @@ def test_each_provider_reads_only_its_own_region(tmp_path: Path) -> None:
     regions = {"aws_region": "eu-west-1", "vertex_region": "europe-west4",
                "vertex_project": "proj"}
     bedrock = config(tmp_path, provider="Bedrock", **regions)
-    assert (bedrock.provider, bedrock.region, bedrock.project_id) == ("bedrock", "eu-west-1", None)
+    chosen = {k: bedrock.settings.get(k) for k in ("provider", "region", "project_id")}
+    assert chosen == {"provider": "bedrock", "region": "eu-west-1", "project_id": None}
     vertex = config(tmp_path, provider="vertex", **regions)
-    assert (vertex.region, vertex.project_id) == ("europe-west4", "proj")
-    assert config(tmp_path, **regions).region is None  # the Anthropic API has no region
+    assert (vertex.settings["region"], vertex.settings["project_id"]) == ("europe-west4", "proj")
+    assert "region" not in config(tmp_path, **regions).settings  # the Anthropic API has none
 
 
 def test_a_pull_request_event_judges_its_head_and_names_its_base(tmp_path: Path) -> None:
@@ -194,7 +197,7 @@ def test_runner_temp_is_used_only_when_it_is_a_writable_folder(
 
 
 def test_fail_on_findings_is_all_or_new(tmp_path: Path) -> None:
-    assert config(tmp_path).fail_on_findings is None
-    assert config(tmp_path, fail_on_findings=" NEW ").fail_on_findings == "new"
+    assert "fail_on_findings" not in config(tmp_path).settings
+    assert config(tmp_path, fail_on_findings=" NEW ").settings["fail_on_findings"] == "new"
     with pytest.raises(ConfigError, match="input fail-on-findings must be one of all, new"):
         config(tmp_path, fail_on_findings="some")

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from config_builders import lenient_rubric, pull_repo, settle
 
-from courtroom.base_config import PullBase, locate_base
 from courtroom.errors import ConfigError
-from courtroom.repo_config import TREE_FILE
 from courtroom.rubric import default_rubric_path, load_rubric
-from courtroom.settings import effective_config
+from courtroom.settings.base_commit import PullBase, locate_base
+from courtroom.settings.config_file import TREE_FILE
+from courtroom.settings.effective import effective_config
 
 BASE_FILES = {
     TREE_FILE: "rubric: strict.json\nignore: ['docs/**', 'app/**']\nmodel: base-model\n",

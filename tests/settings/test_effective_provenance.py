@@ -12,11 +12,11 @@ from builders import make_repo
 from config_builders import lenient_rubric, tree
 
 from courtroom.cli import main
-from courtroom.config import AuditConfig
 from courtroom.errors import ConfigError
 from courtroom.models import SettingsSource
-from courtroom.repo_config import TREE_FILE
-from courtroom.settings import NO_CONFIG, batch_fields, effective_config
+from courtroom.settings.config import AuditConfig
+from courtroom.settings.config_file import TREE_FILE
+from courtroom.settings.effective import NO_CONFIG, batch_fields, effective_config
 
 LENIENT = "rubric: lenient.json\nfail-below: 1\ngate: {git_forensic_analysis: 1}\nignore: docs/**\n"
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from config_builders import pull_repo, settle, tree
 
-from courtroom.base_config import PullBase, locate_base
-from courtroom.repo_config import TREE_FILE
-from courtroom.settings import NEW_UNKNOWN, effective_config
+from courtroom.settings.base_commit import PullBase, locate_base
+from courtroom.settings.config_file import TREE_FILE
+from courtroom.settings.effective import NEW_UNKNOWN, effective_config
 
 
 def test_the_trees_own_file_cannot_fail_on_new_findings_only(tmp_path: Path) -> None:

@@ -10,7 +10,8 @@ import pytest
 from builders import head_sha
 from config_builders import pull_repo, tree
 
-from courtroom.base_config import (
+from courtroom.errors import ConfigError, PublishError
+from courtroom.settings.base_commit import (
     LOOSENING,
     UNKNOWN_SETTINGS,
     PullBase,
@@ -19,8 +20,7 @@ from courtroom.base_config import (
     locate_base,
     pull_file,
 )
-from courtroom.errors import ConfigError, PublishError
-from courtroom.repo_config import TREE_FILE
+from courtroom.settings.config_file import TREE_FILE
 
 STRICT = "rubric: strict.json\nfail-below: 3\n"
 LENIENT = "rubric: lenient.json\njudges: offline\nignore: ['docs/**']\nmax-concurrency: 2\n"

@@ -8,7 +8,7 @@ import pytest
 from config_builders import settle, tree
 
 from courtroom.errors import ConfigError
-from courtroom.repo_config import KEYS, TREE_FILE, load_operator_file, parse
+from courtroom.settings.config_file import KEYS, TREE_FILE, load_operator_file, parse
 
 FULL = """\
 rubric: rubrics/team.json
@@ -29,7 +29,7 @@ ignore: ["third_party/**", "*.min.js"]
 
 
 def test_every_key_parses_into_its_setting(tmp_path: Path) -> None:
-    rubric = (Path(__file__).parents[1] / "rubric.json").read_bytes()
+    rubric = (Path(__file__).parents[2] / "rubric.json").read_bytes()
     root = tree(tmp_path / "repo", FULL, {"rubrics/team.json": rubric, "docs/r.pdf": b"%PDF"})
     config = settle(root, tmp_path)
     assert config.rubric_path == root / "rubrics/team.json"
@@ -68,7 +68,7 @@ def test_a_bad_file_is_one_line_naming_file_key_and_problem(text: str, expected:
     assert "\n" not in str(caught.value)
 
 def test_the_documented_example_is_a_valid_file() -> None:
-    doc = (Path(__file__).parents[1] / "docs" / "configuration.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).parents[2] / "docs" / "configuration.md").read_text(encoding="utf-8")
     block = doc.split("# .github/courtroom.yml\n", 1)[1].split("```", 1)[0]
     values = parse(block, TREE_FILE)
     assert len(values) >= 10

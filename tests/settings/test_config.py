@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from courtroom.config import AuditConfig, user_cache_dir
 from courtroom.rubric import default_rubric_path
+from courtroom.settings.config import AuditConfig, user_cache_dir
 
 
 def test_the_cache_defaults_to_the_users_cache_folder() -> None:

@@ -1,6 +1,6 @@
 """Where an audit's files are: the rubric and the PDF a setting names, and the opinion cache.
 
-Split from :mod:`courtroom.settings`: a path a tree's file names stays inside the tree (no
+Split from :mod:`courtroom.settings.effective`: a path a tree's file names stays inside the tree (no
 ``..``, no symlink), a pull request's rubric is read as its base commit has it, and the
 opinion cache never lies inside the audited tree.
 """
@@ -11,10 +11,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from courtroom.base_config import PullBase, base_rubric
-from courtroom.config import user_cache_dir
 from courtroom.errors import ConfigError
-from courtroom.repo_config import FileSettings
+from courtroom.settings.base_commit import PullBase, base_rubric
+from courtroom.settings.config import user_cache_dir
+from courtroom.settings.config_file import FileSettings
 from courtroom.tree_paths import GLOB_CHARS, PdfLookup, find_pdf, glob_in_tree, inside_tree
 
 

@@ -12,9 +12,10 @@ so it may fill in what the workflow left open but never loosen what the workflow
 - it cannot choose where the opinion cache lives (never inside the audited tree).
 
 An audit of a pull request reads the file, and a rubric inside the tree, as the PR's base
-commit has them (:mod:`courtroom.base_config`): the same rules, but the PR's author no longer
-writes them; when that cannot be known, the audit's conclusion is failure (``fail_closed``).
-``--config FILE`` (the operator's own file) replaces the tree's file and is trusted.
+commit has them (:mod:`courtroom.settings.base_commit`): the same rules, but the PR's
+author no longer writes them; when that cannot be known, the audit's conclusion is failure
+(``fail_closed``). ``--config FILE`` (the operator's own file) replaces the tree's file and
+is trusted.
 """
 
 from __future__ import annotations
@@ -26,20 +27,20 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from courtroom.base_config import FETCH_BASE, ChosenFile, PullBase, pull_file
-from courtroom.config import AuditConfig, choose_judges
 from courtroom.errors import ConfigError
 from courtroom.models import ConfigOrigin, RubricOrigin, SettingsSource
-from courtroom.repo_config import (
+from courtroom.rubric import default_rubric_path, load_rubric
+from courtroom.settings.base_commit import FETCH_BASE, ChosenFile, PullBase, pull_file
+from courtroom.settings.config import AuditConfig, choose_judges
+from courtroom.settings.config_file import (
     MEASURE,
     TREE_FILE,
     FileSettings,
     load_operator_file,
     load_tree_file,
 )
-from courtroom.rubric import default_rubric_path, load_rubric
-from courtroom.settings_paths import base_rubric_path, cache_outside, resolve_paths, tree_rubric
-from courtroom.settings_schema import SETTINGS
+from courtroom.settings.paths import base_rubric_path, cache_outside, resolve_paths, tree_rubric
+from courtroom.settings.schema import BY_FIELD, SETTINGS
 from courtroom.untrusted import log_line
 
 #: ``--config none``: grade the tree by the operator's flags alone, ignoring its own file.
@@ -58,7 +59,8 @@ def _say(line: str) -> None:
 def _merge(
     given: Mapping[str, Any], file: FileSettings | None
 ) -> tuple[dict[str, Any], dict[str, str]]:
-    """Flags win; the file fills the rest; the gate takes the stricter of both."""
+    """Flags win; the file fills the rest; a tighten-only setting takes the stricter of
+    both (the rows' trust, courtroom.settings.schema)."""
     fields = {k: v for k, v in given.items() if v is not None and v != ()}
     sources = {k: "flag" for k in fields if k not in ("target", "out_dir", "api_key", "base_url")}
     if file is None:
@@ -67,31 +69,36 @@ def _merge(
     if not file.trusted and "ignore" in values:
         values["tree_ignore"] = values.pop("ignore")
     for key, value in values.items():
-        if key not in fields:
-            fields[key], sources[key] = value, src
-        elif key == "fail_below" and value > fields[key]:
-            fields[key], sources[key] = value, f"flag, raised by {src}"
-        elif key == "gate":
-            ours = dict(fields[key])
-            for criterion, minimum in value.items():
-                ours[criterion] = max(minimum, ours.get(criterion, 0.0))
-            fields[key], sources[key] = ours, f"flag and {src}"
-        elif key == "ignore":
-            fields[key], sources[key] = (*fields[key], *value), f"flag and {src}"
-        elif key == "fail_on_findings" and value == "all":  # any file may tighten it
-            fields[key], sources[key] = value, f"flag, tightened by {src}"
+        joined = _joined(key, fields[key], value, src) if key in fields else (value, src)
+        if joined is not None:
+            fields[key], sources[key] = joined
     return fields, sources
+
+
+def _joined(field: str, ours: Any, theirs: Any, src: str) -> tuple[Any, str] | None:
+    """A setting both the flags and the file set: the flag's stands, but a tighten-only
+    setting takes the stricter of the two and a free one may take both (globs)."""
+    setting = BY_FIELD[field]
+    if setting.trust == "tighten":
+        return setting.value.stricter(ours, theirs, src)
+    return setting.value.added(ours, theirs, src) if setting.trust == "free" else None
 
 
 def _no_loosening(file: FileSettings, from_base: bool,
                   say: Callable[[str], None]) -> FileSettings:
-    """Drop ``fail-on-findings: new`` from a file the change under review could have
-    written: only the operator, the workflow or the base commit may loosen the gate."""
-    if file.trusted or from_base or file.values.get("fail_on_findings") != "new":
+    """Drop a tighten-only setting's value looser than its default (``fail-on-findings:
+    new``) from a file the change under review could have written: only the operator,
+    the workflow or the base commit may loosen the gate."""
+    if file.trusted or from_base:
         return file
-    say(f"{file.source}: fail-on-findings new ignored: only the workflow, --config FILE or "
-        "a pull request's base commit may fail on new findings only")
-    kept = {k: v for k, v in file.values.items() if k != "fail_on_findings"}
+    loose = {s.field: s.key for s in SETTINGS if s.trust == "tighten"
+             and s.field in file.values and s.value.loosens(file.values[s.field])}
+    for field, key in loose.items():
+        say(f"{file.source}: {key} {file.values[field]} ignored: only the workflow, "
+            "--config FILE or a pull request's base commit may loosen the gate")
+    if not loose:
+        return file
+    kept = {k: v for k, v in file.values.items() if k not in loose}
     return FileSettings(file.source, kept, trusted=False, base=file.base)
 
 
@@ -206,7 +213,7 @@ def effective_config(
     the tree's own file (``NO_CONFIG``, ``--config none``: no file at all); ``trust_tree``
     reads the tree's file as the operator's (e.g. a push to the default branch); ``pull``
     (an audit of a pull request) reads the file from the base commit instead (see
-    :mod:`courtroom.base_config`), and a rubric inside the tree as the base has it, copied
+    :mod:`courtroom.settings.base_commit`), and a rubric inside the tree as the base has it, copied
     into ``scratch``. A flag's relative ``pdf`` is looked up from ``pdf_base`` first (the
     current folder), then inside the tree; a missing PDF is said, not fatal.
     """

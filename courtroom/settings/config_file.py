@@ -5,8 +5,8 @@ checked at start; a problem is one line naming the file, the key and what is wro
 (exit 2), and unknown keys are errors, so a typo never silently does nothing.
 
 The tree's own file is written by whoever writes the pull request, so it is read as
-untrusted (see :mod:`courtroom.settings` for what it may and may not change); the Action
-reads a pull request's from its base commit (:mod:`courtroom.base_config`).
+untrusted (see :mod:`courtroom.settings.effective` for what it may and may not change); the Action
+reads a pull request's from its base commit (:mod:`courtroom.settings.base_commit`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from courtroom.errors import ConfigError
-from courtroom.settings_schema import SETTINGS
+from courtroom.settings.schema import SETTINGS
 from courtroom.tree_paths import inside_tree
 
 #: Where the audited repository keeps its settings (relative to its root).
@@ -43,7 +43,7 @@ class FileSettings:
 
 #: file key -> (AuditConfig field, validator), from the one table of settings.
 KEYS: dict[str, tuple[str, Callable[[Any], Any]]] = {
-    s.key: (s.field, s.check) for s in SETTINGS if s.key is not None and s.check is not None
+    s.key: (s.field, s.value.check) for s in SETTINGS if s.key is not None
 }
 
 

@@ -26,19 +26,21 @@ from pathlib import Path, PurePosixPath
 
 from courtroom.errors import ConfigError, PublishError
 from courtroom.git import git_bytes, git_dir, run_git
-from courtroom.repo_config import (
+from courtroom.settings.config_file import (
     KEYS,
     MAX_BYTES,
-    MEASURE,
     TREE_FILE,
     FileSettings,
     load_tree_file,
 )
-from courtroom.repo_config import parse as parse_file
+from courtroom.settings.config_file import parse as parse_file
+from courtroom.settings.schema import SETTINGS
 
 #: What the pull request's own file may not set when the base's cannot be read: how the
-#: score is measured, which files are left out of it, and which findings fail the gate.
-LOOSENING = (*MEASURE, "ignore", "fail_on_findings")
+#: score is measured, and any setting some value of which measures less than its default
+#: (which files are left out of it, which findings fail the gate).
+LOOSENING = tuple(s.field for s in SETTINGS if s.key and (
+    s.trust == "measure" or (s.trust != "workflow" and s.value.may_loosen)))
 #: A full object name (SHA-1 or SHA-256): nothing else is handed to git as a revision.
 _OBJECT = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 #: One ``git ls-tree -l`` entry: mode, type, object, size, then a tab and the path.

@@ -1,6 +1,6 @@
 """Settings of one audit, from flags, environment or action inputs. Secrets never print.
 
-How flags, the configuration file and defaults combine is :mod:`courtroom.settings`.
+How flags, the configuration file and defaults combine is :mod:`courtroom.settings.effective`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from courtroom.models import (
     SettingsSource,
 )
 from courtroom.rubric import default_rubric_path
-from courtroom.settings_schema import SETTINGS
+from courtroom.settings.schema import SETTINGS
 from courtroom.tree_paths import matcher
 
 SELF_DIR = Path("audit/report_onself_generated")

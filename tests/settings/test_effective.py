@@ -18,8 +18,8 @@ from courtroom.judges.base import JudgeRequest, JudgeUsage
 from courtroom.models import JudicialOpinion
 from courtroom.pipeline import audit
 from courtroom.publish.github.runners import AuditRequest, pipeline_runner
-from courtroom.repo_config import TREE_FILE
-from courtroom.settings import batch_fields, effective_config
+from courtroom.settings.config_file import TREE_FILE
+from courtroom.settings.effective import batch_fields, effective_config
 
 
 def test_flags_win_the_file_fills_the_rest_defaults_last(tmp_path: Path) -> None:
@@ -54,7 +54,7 @@ def test_the_tree_file_cannot_loosen_the_gate_the_workflow_set(tmp_path: Path) -
 def test_under_a_workflow_gate_the_tree_cannot_change_how_scores_are_measured(
     tmp_path: Path,
 ) -> None:
-    rubric = (Path(__file__).parents[1] / "rubric.json").read_bytes()
+    rubric = (Path(__file__).parents[2] / "rubric.json").read_bytes()
     text = (
         "rubric: lax.json\njudges: offline\nmodel: cheap\nmax-cost-usd: 0.01\n"
         "max-concurrency: 2\n"
@@ -127,7 +127,7 @@ def test_the_cache_never_lives_inside_the_audited_tree(tmp_path: Path) -> None:
 def test_operator_config_is_trusted_and_relative_to_its_folder(tmp_path: Path) -> None:
     ops = tmp_path / "ops"
     ops.mkdir()
-    (ops / "r.json").write_bytes((Path(__file__).parents[1] / "rubric.json").read_bytes())
+    (ops / "r.json").write_bytes((Path(__file__).parents[2] / "rubric.json").read_bytes())
     (ops / "c.yml").write_text("rubric: r.json\nignore: ['vendor/**']\n", encoding="utf-8")
     root = tree(tmp_path / "repo", "colour: ignored because --config replaces this file\n")
     fields = {"target": str(root), "out_dir": tmp_path / "o"}
@@ -209,8 +209,7 @@ def test_the_action_reads_the_checkouts_file_under_its_inputs(tmp_path: Path) ->
     repo = make_repo(tmp_path / "repo", files={TREE_FILE: text, "a.py": "x = 1\n"})
     request = AuditRequest(
         workspace=repo, out_dir=tmp_path / "out", display_name="o/r", commit="0" * 40,
-        pdf=None, rubric=None, model=None, api_key=None, fail_below=1.0,
-        cache_dir=tmp_path / "cache",
+        api_key=None, settings={"fail_below": 1.0}, cache_dir=tmp_path / "cache",
     )
     outcome = pipeline_runner(request)
     assert outcome.verdict is not None
