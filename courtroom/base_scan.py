@@ -4,7 +4,8 @@ Nothing of the base is checked out or run: each regular file the scan may read i
 from its blob, into a private temporary folder (no link, no path leaving the folder, no
 ``.git``), and the same security scan the audit runs reads it there. The result is kept in
 the opinion cache folder under the base commit, Courtroom's version and the ignore globs,
-so a second run against the same base reads it instead.
+so a second run against the same base reads it instead. Only ``fail-on-findings: new``
+asks for it (``against_base`` says why).
 """
 
 from __future__ import annotations
@@ -12,12 +13,20 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ValidationError
 
 from courtroom import __version__
-from courtroom.baseline import compare, fingerprints, line_reader, mark_diff, set_aside
+from courtroom.baseline import (
+    compare,
+    fingerprints,
+    line_reader,
+    mark_diff,
+    mark_findings,
+    set_aside,
+)
 from courtroom.detectives.base import Case
 from courtroom.detectives.parsing import MAX_PARSE_BYTES, source_index
 from courtroom.detectives.repo.listing import MAX_SOURCE_FILES, may_be_python
@@ -116,17 +125,39 @@ def _store(path: Path, found: BaseFindings) -> None:
         return
 
 
+#: How the base commit's findings are had: ``scan_base``, or a test's counting fake.
+BaseScan = Callable[[Path, str, AuditConfig], BaseFindings]
+
+
+def base_findings(config: AuditConfig, case: Case, *, scan: BaseScan = scan_base
+                  ) -> BaseFindings | None:
+    """The base commit's findings when the gate needs them: a change with a base, under
+    ``fail-on-findings: new``.
+
+    Under ``all`` every confirmed finding fails the gate whether the base had it or not,
+    so the base's scan (as long as the head's) could change no score and no conclusion:
+    it would only label findings new or unchanged, and is not run. The pipeline asks
+    before the head's detectives run, so the base's syntax trees are freed before the
+    head's are built: the two trees of a large repository are never held at once.
+    """
+    if case.diff is None or config.fail_on_findings != "new":
+        return None
+    return scan(case.workspace.root, case.diff.base, config)
+
+
 def against_base(config: AuditConfig, case: Case, pool: dict[str, Evidence],
-                 report: SecurityReport | None
+                 report: SecurityReport | None, base: BaseFindings | None
                  ) -> tuple[dict[str, Evidence], SecurityReport | None]:
     """The pool and the security detective's report held against the change's base, when
-    there is one: facts and findings marked in or out of the diff, findings new or
-    unchanged, and pre-existing ones set aside under ``fail-on-findings: new``."""
+    there is one: facts and findings marked in or out of the diff; with the base's
+    findings (``base_findings``) findings new or unchanged too, and pre-existing ones set
+    aside under ``fail-on-findings: new``."""
     diff = case.diff
     pool = mark_diff(pool, diff)
     if diff is None or report is None:
         return pool, report
-    base = scan_base(case.workspace.root, diff.base, config)
+    if base is None:
+        return pool, mark_findings(report, diff)
     held = compare(report, line_reader(case.workspace.read_text), base.findings,
                    sha=diff.base, fail_on=config.fail_on_findings, diff=diff)
     return set_aside(pool, held), held

@@ -78,6 +78,13 @@ def compare(head: SecurityReport, head_text: LineText, base: list[tuple[str, Sec
     return head.model_copy(update={"findings": marked, "baseline": summary})
 
 
+def mark_findings(report: SecurityReport, diff: Diff) -> SecurityReport:
+    """The report with each finding marked in or out of the change's lines (no baseline)."""
+    return report.model_copy(update={"findings": [
+        f.model_copy(update={"in_diff": diff.changed(f.path, f.line)})
+        for f in report.findings]})
+
+
 def set_aside(pool: Mapping[str, Evidence], report: SecurityReport) -> dict[str, Evidence]:
     """The pool with the facts of confirmed findings the base already had tagged
     pre-existing, when the gate fails on new findings only; otherwise as it is."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from courtroom import chief_justice, diff, integrity
-from courtroom.base_scan import against_base
+from courtroom.base_scan import against_base, base_findings
 from courtroom.baseline import mark_diff
 from courtroom.court.rules import limits_for
 from courtroom.court.session import CourtOutcome, hold_court
@@ -143,9 +143,10 @@ def _pdf_display(pdf: Path | None, root: Path) -> str | None:
 
 def _run(run: _Audit, judges: Future[Backend], key: bytes | None) -> AuditOutcome:
     config, case, trace = run.config, run.case, run.trace
+    base = base_findings(config, case)  # first: its trees go before the head's are parsed
     detection = _detect(run)
     pool, security = against_base(config, case, {e.id: e for e in detection.evidence},
-                                  detection.security)
+                                  detection.security, base)
     judged = _judge(run, pool, judges.result())
     # What the court's remands found joins a new pool; the one the judges read stays as it was.
     pool = {**pool, **mark_diff(judged.court.new_evidence, case.diff)}

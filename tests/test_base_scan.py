@@ -9,11 +9,23 @@ from pathlib import Path
 import pytest
 from builders import Commit, flask_shell_route, head_sha, make_repo
 
-from courtroom.base_scan import copy_sources, scan_base
+from courtroom import diff
+from courtroom.base_scan import (
+    BaseFindings,
+    against_base,
+    base_findings,
+    copy_sources,
+    scan_base,
+)
+from courtroom.detectives import Case, open_workspace
+from courtroom.detectives.security.detective import scan
 from courtroom.errors import DiffError
+from courtroom.findings import SecurityReport
 from courtroom.settings.config import AuditConfig
 
 ROUTE = flask_shell_route()
+SECOND = '@app.route("/calc")\ndef calc():\n    expr = request.args["expr"]\n' \
+    "    return str(eval(expr))"
 
 
 def _config(tmp_path: Path, repo: Path, **extra: object) -> AuditConfig:
@@ -62,3 +74,39 @@ def test_a_base_whose_tree_cannot_be_read_is_one_line(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo", [Commit("base", {"app.py": ROUTE})])
     with pytest.raises(DiffError, match="cannot be read"):
         copy_sources(repo, "f" * 40, tmp_path)
+
+
+def _held(tmp_path: Path, fail_on: str) -> tuple[list[str], SecurityReport | None]:
+    """A change adding a second injection held against its base through a scanner that
+    counts the base commits it is asked for."""
+    repo = make_repo(tmp_path / "repo", [Commit("base", {"app.py": ROUTE}),
+                                         Commit("pr", {"app.py": flask_shell_route(SECOND)})])
+    config = _config(tmp_path, repo, base="HEAD~1", fail_on_findings=fail_on)
+    asked: list[str] = []
+
+    def counting(root: Path, sha: str, settings: AuditConfig) -> BaseFindings:
+        asked.append(sha)
+        return scan_base(root, sha, settings)
+
+    with open_workspace(str(repo)) as ws:
+        case = Case(workspace=ws, diff=diff.load(ws.root, "HEAD~1", ws.commit))
+        base = base_findings(config, case, scan=counting)
+        _, held = against_base(config, case, {}, scan(ws), base)
+    return asked, held
+
+
+def test_fail_on_all_never_scans_the_base_yet_marks_the_changed_lines(tmp_path: Path) -> None:
+    asked, held = _held(tmp_path, "all")
+    assert asked == []
+    assert held is not None and held.baseline is None
+    assert {f.baseline for f in held.findings} == {None}
+    confirmed = {f.line: f.in_diff for f in held.findings if f.confirmed}
+    assert confirmed == {10: False, 16: True}
+
+
+def test_fail_on_new_scans_the_base_once_and_labels_each_finding(tmp_path: Path) -> None:
+    asked, held = _held(tmp_path, "new")
+    assert asked == [head_sha(tmp_path / "repo", "HEAD~1")]
+    assert held is not None and held.baseline is not None and held.baseline.fail_on == "new"
+    confirmed = {f.line: f.baseline for f in held.findings if f.confirmed}
+    assert confirmed == {10: "unchanged", 16: "new"}

@@ -76,17 +76,21 @@ def test_the_diff_is_evidence_shown_first_and_facts_say_where_they_lie(
     hunks = [e for e in verdict["evidences"].values() if e["detective"] == "diff"]
     assert [h["location"] for h in hunks] == ["app.py:11-16"]
     assert all(e["in_diff"] is not None for e in verdict["evidences"].values())
-    assert verdict["settings"]["base"] == verdict["security"]["baseline"]["base"]
+    assert {f["line"]: f["in_diff"] for f in verdict["security"]["findings"]
+            if f["confirmed"]} == {10: False, 16: True}
     assert verdict["settings"]["fail_on_findings"] == "all"
 
 
 def test_the_default_fails_on_every_confirmed_finding(
     added: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, _, out = _audit(tmp_path, added, capsys, "--base", "HEAD~1")
+    code, err, out = _audit(tmp_path, added, capsys, "--base", "HEAD~1")
     assert code == 1
     verdict = _verdict(out)
-    assert verdict["security"]["baseline"]["fail_on"] == "all"
+    # Under `all` the base is not scanned: whether it had a finding changes nothing.
+    assert verdict["security"]["baseline"] is None
+    assert not (tmp_path / "cache" / "baseline").exists()
+    assert "new confirmed finding" not in err
     tagged = [e for e in verdict["evidences"].values() if "security" in e["tags"]]
     assert {e["location"] for e in tagged} == {"app.py:10", "app.py:16"}
 

@@ -126,7 +126,12 @@ def too_deep(root: Node, limit: int = MAX_TREE_DEPTH) -> bool:
     cursor = root.walk()
     depth = 0
     while True:
-        if cursor.goto_first_child():
+        # A subtree of n nodes nests at most n - 1 levels below its top (the count is kept
+        # in the tree, no walk): only a subtree that could pass the limit is entered, so a
+        # real file is decided by a few of its nodes instead of all of them.
+        here = cursor.node
+        could_pass = here is None or depth + here.descendant_count - 1 > limit
+        if could_pass and cursor.goto_first_child():
             depth += 1
             if depth > limit:
                 return True
@@ -271,13 +276,19 @@ def enclosing(node: Node, types: tuple[str, ...]) -> Node | None:
 
 def walk(node: Node) -> list[Node]:
     """All descendants of ``node`` (pre-order, node included)."""
+    # A cursor moves inside the tree without building each node's list of children; it
+    # never leaves the subtree it starts at (``goto_parent`` is false at ``node``).
     out: list[Node] = []
-    stack = [node]
-    while stack:
-        cur = stack.pop()
-        out.append(cur)
-        stack.extend(reversed(cur.children))
-    return out
+    cursor = node.walk()
+    while True:
+        here = cursor.node
+        if here is not None:  # (a cursor made from a node always stands on one)
+            out.append(here)
+        if cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return out
 
 
 def node_text(node: Node | None) -> str:

@@ -81,7 +81,8 @@ class AuditConfig(BaseModel):
     #: Which settings the audited repository's own files decided (recorded in the verdict).
     settings_source: SettingsSource | None = None
     #: The base the change under review is compared with (a sha, branch or tag): its diff
-    #: becomes evidence and its security findings the baseline (None: the whole tree only).
+    #: becomes evidence and, under ``fail_on_findings: new``, its security findings the
+    #: baseline (None: the whole tree only).
     base: str | None = None
     #: What fails the gate: every confirmed finding ("all") or only those the change adds.
     fail_on_findings: FailOn = "all"

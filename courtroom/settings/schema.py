@@ -146,8 +146,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(field="court", value=Switch(flag_sets=False),
             flag=_flag("--no-court", "skip the court phase", batch=False)),
     Setting(field="base", flag=_flag("--base", "compare with this commit or branch of the "
-                                     "target: its diff is evidence, its security findings "
-                                     "the baseline", "REF", batch=False)),
+                                     "target: its diff is evidence; under --fail-on-findings "
+                                     "new its security findings the baseline", "REF",
+                                     batch=False)),
     Setting(field="fail_on_findings", value=Choice(options=FAIL_ON), key="fail-on-findings",
             trust="tighten", inputs=_in("fail-on-findings"),
             flag=_flag("--fail-on-findings", "fail on every confirmed finding (all, the "

@@ -39,6 +39,19 @@ def test_the_depth_check_stops_exactly_past_its_limit() -> None:
     assert not too_deep(parse_bytes("e.py", b"").root, 0)
 
 
+def test_the_depth_check_skips_no_subtree_that_could_pass_the_limit() -> None:
+    # The deepest part sits in the last of many siblings, under a parse error, beside
+    # wide and shallow code: the check enters only subtrees big enough to nest past the
+    # limit, and must still find the one that does at every limit.
+    shallow = "".join(f"v{i} = {i}\n" for i in range(300))
+    deep = "def f(:\n    return g(" + "[" * 40 + "1" + "]" * 40 + ")\n"
+    root = parse_bytes("m.py", (shallow + deep).encode()).root
+    levels = _depth(root) - 1
+    assert root.has_error and levels > 40
+    assert [too_deep(root, limit) for limit in range(levels + 2)] == \
+        [limit < levels for limit in range(levels + 2)]
+
+
 def test_a_file_nested_thousands_deep_is_not_examined_and_fails_the_scan_closed(
         tmp_path: Path, open_case: OpenCase) -> None:
     deep = "x = " + "f(" * 60_000 + "1" + ")" * 60_000 + "\n"  # 180 KB

@@ -9,7 +9,7 @@ import re
 from courtroom.detectives.base import Case, Produces, detective
 from courtroom.detectives.common import REPO, is_test_path, make
 from courtroom.detectives.generic import measures
-from courtroom.detectives.parsing import Node, SourceFile, source_index, walk
+from courtroom.detectives.parsing import Node, SourceFile, captures, source_index
 from courtroom.models import Evidence
 from courtroom.untrusted import one_line
 
@@ -57,7 +57,7 @@ def _handlers(sf: SourceFile) -> list[tuple[Node, bool, bool]]:
     """Each except clause with whether it is bare and whether it swallows every exception
     (a broad class caught, and a body that only passes or continues)."""
     out: list[tuple[Node, bool, bool]] = []
-    for node in (n for n in walk(sf.root) if n.type == "except_clause"):
+    for node in captures("handlers", sf.root).get("handler", []):
         named = [c for c in node.named_children if c.type != "comment"]
         body = named[-1] if named and named[-1].type == "block" else None
         statements = [c for c in body.named_children if c.type != "comment"] if body else []

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from courtroom.detectives.common import is_test_path
-from courtroom.detectives.parsing import Node, SourceFile, source_index, walk
+from courtroom.detectives.parsing import Node, SourceFile, captures, source_index
 from courtroom.detectives.repo.workspace import Workspace
 from courtroom.detectives.shared import per_workspace
 
@@ -60,19 +60,23 @@ def modules(ws: Workspace) -> list[str]:
 def _branches(body: Node) -> int:
     """Decisions inside a function body, not counting nested functions and classes."""
     count = 0
-    stack = list(body.children)
-    while stack:
-        node = stack.pop()
-        if node.type in _SCOPES:
+    cursor = body.walk()  # (it never climbs above ``body``: goto_parent is false there)
+    entered = cursor.goto_first_child()
+    while entered:
+        here = cursor.node
+        kind = here.type if here is not None else ""
+        count += kind in BRANCHES
+        if kind not in _SCOPES and cursor.goto_first_child():
             continue
-        count += node.type in BRANCHES
-        stack.extend(node.children)
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return count
     return count
 
 
 def _of_file(sf: SourceFile) -> list[Function]:
     out: list[Function] = []
-    for node in (n for n in walk(sf.root) if n.type == "function_definition"):
+    for node in captures("definitions", sf.root).get("function", []):
         name, body = node.child_by_field_name("name"), node.child_by_field_name("body")
         if name is not None and body is not None:
             out.append(Function(sf.path, node.start_point[0] + 1, sf.text(name),

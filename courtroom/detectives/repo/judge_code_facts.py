@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from courtroom.detectives.common import is_test_path
-from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, walk
+from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, captures, walk
 from courtroom.detectives.repo.python_facts import (
     LLM_CALL,
     CallFact,
@@ -39,17 +39,22 @@ _DECIDES = re.compile(r"score|verdict|judg|decid|rul(e|ing)|synthes|aggregat|wei
 #: A model call: LLM_CALL, or the chat/complete methods of a hand-rolled client.
 MODEL_CALL = re.compile(LLM_CALL.pattern + r"|\.(?:a?chat|a?complete|generate_content)\s*\(")
 
+#: Every byte but a line break becomes a space: blanked text keeps its line numbers.
+_BLANK = bytes(b if b in (10, 13) else 32 for b in range(256))
+
+
 def code_text(sf: SourceFile, *, strings: bool = True) -> str:
     """The file's source with comments and docstrings blanked (line numbers kept); with
     ``strings=False`` every string literal too, so code quoted as data (a prompt, a
     generated fixture) is not read as code."""
     data = bytearray(sf.source)
-    for node in walk(sf.root):
-        if node.type == "comment" or _docstring(node) or (not strings
-                                                           and node.type == "string"):
-            for i in range(node.start_byte, node.end_byte):
-                if data[i] not in (10, 13):
-                    data[i] = 32
+    found = captures("noncode", sf.root)
+    blanked = [*found.get("comment", []),
+               *(n for n in found.get("statement", []) if _docstring(n)),
+               *(found.get("string", []) if not strings else [])]
+    for node in blanked:
+        data[node.start_byte:node.end_byte] = \
+            data[node.start_byte:node.end_byte].translate(_BLANK)
     return data.decode("utf-8", "replace")
 
 

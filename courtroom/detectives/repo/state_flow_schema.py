@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from courtroom.detectives.common import is_test_path
-from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, string_value, walk
+from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, captures, string_value
 
 _TYPED_DICT = {"TypedDict", "typing.TypedDict", "typing_extensions.TypedDict"}
 _PYDANTIC = {"BaseModel", "pydantic.BaseModel"}
@@ -67,10 +67,9 @@ def class_table(index: SourceIndex) -> dict[str, list[ClassInfo]]:
     for sf in index.files:
         if is_test_path(sf.path) or b"class" not in sf.source:
             continue
-        for node in walk(sf.root):
-            if node.type == "class_definition":
-                info = _read_class(sf, node)
-                table.setdefault(info.name, []).append(info)
+        for node in captures("definitions", sf.root).get("class", []):
+            info = _read_class(sf, node)
+            table.setdefault(info.name, []).append(info)
     return table
 
 
@@ -107,8 +106,8 @@ def _read_class(sf: SourceFile, node: Node) -> ClassInfo:
             right is not None and not _required_field(sf, right))
         types |= set(_NAME.findall(kind))
         aliases |= _aliases(sf, right)
-    members |= {sf.text(n.child_by_field_name("attribute")) for n in walk(body)
-                if n.type == "attribute" and _assigned(n) and
+    members |= {sf.text(n.child_by_field_name("attribute"))
+                for n in captures("attributes", body).get("attribute", []) if _assigned(n) and
                 sf.text(n.child_by_field_name("object")) == "self"} if body is not None else set()
     decorated = node.parent is not None and node.parent.type == "decorated_definition"
     decorators = sf.text(node.parent).split("class ", 1)[0] if decorated and \

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from courtroom.detectives.common import is_test_path
-from courtroom.detectives.parsing import SourceFile, walk
+from courtroom.detectives.parsing import SourceFile, captures
 from courtroom.detectives.security.rules import RuleHit
 from courtroom.detectives.security.scanner import Finding
 from courtroom.detectives.security.taint import Flow
@@ -184,6 +184,8 @@ def nonproduction_paths(files: dict[str, SourceFile]) -> set[str]:
     imported by ``app/main.py`` is production code, whatever its folder is called).
     """
     named = {path for path in files if is_test_path(path)}
+    if not named:
+        return named  # nothing to overrule: no file's imports need reading
     by_module = {module_name(path): path for path in named}
     used = {by_module[name] for path, sf in files.items() if path not in named
             for name in _imported(sf)
@@ -195,23 +197,23 @@ def _imported(sf: SourceFile) -> set[str]:
     """Every dotted module name a file's import statements may load (read from its syntax
     tree, so an import written inside a string or a docstring loads nothing)."""
     names: set[str] = set()
-    for node in walk(sf.root):
-        if node.type == "import_statement":
-            for child in node.named_children:
-                target = child.child_by_field_name("name") if child.type == "aliased_import" \
-                    else child
-                names.update(_prefixes(sf.text(target)) if target is not None else ())
-        elif node.type == "import_from_statement":
-            module_node = node.child_by_field_name("module_name")
-            if module_node is None:
-                continue
-            root = absolute_module(sf.path, sf.text(module_node))
-            names.update(_prefixes(root))
-            for child in node.named_children:
-                member = child.child_by_field_name("name") if child.type == "aliased_import" \
-                    else child if child.type == "dotted_name" and child != module_node else None
-                if member is not None:
-                    names.add(f"{root}.{sf.text(member)}".strip("."))
+    found = captures("imports", sf.root)
+    for node in found.get("import", []):
+        for child in node.named_children:
+            target = child.child_by_field_name("name") if child.type == "aliased_import" \
+                else child
+            names.update(_prefixes(sf.text(target)) if target is not None else ())
+    for node in found.get("import.from", []):
+        module_node = node.child_by_field_name("module_name")
+        if module_node is None:
+            continue
+        root = absolute_module(sf.path, sf.text(module_node))
+        names.update(_prefixes(root))
+        for child in node.named_children:
+            member = child.child_by_field_name("name") if child.type == "aliased_import" \
+                else child if child.type == "dotted_name" and child != module_node else None
+            if member is not None:
+                names.add(f"{root}.{sf.text(member)}".strip("."))
     return names
 
 

@@ -29,8 +29,16 @@ def test_a_module_production_imports_is_production_code() -> None:
         "lib/fixtures/data.py": "X = 1\n",
         "tests/test_app.py": "from app.examples import demo\n",
         "tests/helpers.py": "Y = 2\n",
+        # An import nested in a function and a try block loads its module all the same;
+        # one written in a string loads nothing.
+        "app/lazy.py": "def load():\n    try:\n        from app.examples import lazy\n"
+                       "    except ImportError:\n        pass\n"
+                       "HELP = 'import app.examples.quoted'\n",
+        "app/examples/lazy.py": RUNNER,
+        "app/examples/quoted.py": RUNNER,
     })
-    expected = {"app/examples/demo.py", "tests/test_app.py", "tests/helpers.py"}
+    expected = {"app/examples/demo.py", "tests/test_app.py", "tests/helpers.py",
+                "app/examples/quoted.py"}
     assert nonproduction_paths(files) == expected
 
 

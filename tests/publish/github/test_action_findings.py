@@ -78,7 +78,7 @@ def test_new_passes_a_pull_request_touching_an_unrelated_file(
 
 def test_the_default_still_fails_on_the_old_finding(tmp_path: Path, fake: FakeGitHub) -> None:
     code, verdict = _audit(tmp_path, fake, {"README.md": "hello\n"})
-    assert code == 1 and verdict["security"]["baseline"]["fail_on"] == "all"
+    assert code == 1 and verdict["security"]["baseline"] is None
 
 
 def test_new_without_the_base_in_the_checkout_fails_closed(

@@ -1,0 +1,2 @@
+; Every attribute access (``obj.name``), at any depth.
+(attribute) @attribute

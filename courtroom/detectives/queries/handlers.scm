@@ -1,0 +1,2 @@
+; Every except clause, at any depth.
+(except_clause) @handler
