@@ -205,25 +205,19 @@ class Engine:
             return tainted(library.LOCAL_KINDS, at)
         return Val(ref=name)
 
-    def evaluate(self, frame: Frame, node: Node) -> Val:
-        """The abstract value of an expression."""
-        return exprs.evaluate(frame, node)
-
-    def call(self, frame: Frame, node: Node) -> Val:
-        """The abstract value of a call expression (recording any sink it reaches)."""
-        return calls.call(frame, node)
-
-    def execute(self, frame: Frame, block: Node | None, env: Env | None) -> Env | None:
-        """Run a block from ``env``; None when every path through it leaves."""
-        return stmts.execute(frame, block, env)
-
-    def bind(self, frame: Frame, target: Node | None, value: Val) -> None:
-        """Assign a value to an assignment target."""
-        stmts.bind(frame, target, value)
-
-    def invoke(self, frame: Frame, node: Node, callee: Val, args: Args) -> Val:
-        """Call a value (a function, a class, a library name) on evaluated arguments."""
-        return calls.invoke(frame, node, callee, args)
+    # The wiring is the modules' functions themselves, not methods that call them: a
+    # frame evaluates millions of expressions, and a forwarding call each doubles the
+    # interpreter's own frames on that path.
+    #: The abstract value of an expression.
+    evaluate = staticmethod(exprs.evaluate)
+    #: The abstract value of a call expression (recording any sink it reaches).
+    call = staticmethod(calls.call)
+    #: Run a block from ``env``; None when every path through it leaves.
+    execute = staticmethod(stmts.execute)
+    #: Assign a value to an assignment target.
+    bind = staticmethod(stmts.bind)
+    #: Call a value (a function, a class, a library name) on evaluated arguments.
+    invoke = staticmethod(calls.invoke)
 
     def call_function(self, caller: Frame, node: Node, func: FuncRef, args: Args,
                       instance: Instance | None) -> Val:

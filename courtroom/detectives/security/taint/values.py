@@ -8,7 +8,7 @@ tainted data got there (``steps``, the source-to-sink path a report shows).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Final
 
 #: Every sink kind the engine knows. A source taints the kinds it can attack.
@@ -54,7 +54,7 @@ class Step:
     note: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Val:
     """An abstract value (see the module docstring)."""
 
@@ -64,8 +64,18 @@ class Val:
     seq: tuple[Val, ...] | None = None
     ref: str | None = None
     inst: object = None
-    flags: frozenset[str] = frozenset()
+    flags: frozenset[str] = NONE
     steps: tuple[Step, ...] = field(default=(), compare=False)
+
+    def __init__(self, kinds: frozenset[str] = NONE, const: object = UNKNOWN,
+                 items: tuple[tuple[object, Val], ...] | None = None,
+                 seq: tuple[Val, ...] | None = None, ref: str | None = None,
+                 inst: object = None, flags: frozenset[str] = NONE,
+                 steps: tuple[Step, ...] = ()) -> None:
+        # The interpreter builds millions of values: one write of the instance's fields
+        # costs half of the generated initialiser's eight frozen-attribute writes.
+        self.__dict__.update(kinds=kinds, const=const, items=items, seq=seq, ref=ref,
+                             inst=inst, flags=flags, steps=steps)
 
     @property
     def tainted(self) -> bool:
@@ -80,13 +90,15 @@ class Val:
         """The value with ``kinds`` removed (a sanitiser ran), elements included."""
         items = tuple((k, v.clean(kinds)) for k, v in self.items) if self.items else self.items
         seq = tuple(v.clean(kinds) for v in self.seq) if self.seq else self.seq
-        return replace(self, kinds=self.kinds - kinds, items=items, seq=seq)
+        return Val(self.kinds - kinds, self.const, items, seq, self.ref, self.inst,
+                   self.flags, self.steps)
 
     def step(self, s: Step) -> Val:
         """The value with one more hop on its path (only tainted values keep paths)."""
         if not self.kinds or (self.steps and self.steps[-1] == s):
             return self
-        return replace(self, steps=(*self.steps, s)[-MAX_STEPS:])
+        return Val(self.kinds, self.const, self.items, self.seq, self.ref, self.inst,
+                   self.flags, (*self.steps, s)[-MAX_STEPS:])
 
 
 CLEAN: Final = Val()
