@@ -65,7 +65,7 @@ def _identity(obj: object, exact: bool) -> object:
 
 def _shape(v: Val, exact: bool = True) -> object:
     ref = v.ref if exact or v.ref is None else ".".join(v.ref.split(".")[:_NAME_PARTS])
-    return (v.kinds, ref, _identity(v.inst, exact), v.flags)
+    return (v.kinds, ref, 0 if v.inst is None else _identity(v.inst, exact), v.flags)
 
 
 def _opaque(v: Val) -> Val:
@@ -77,11 +77,6 @@ def _opaque(v: Val) -> Val:
     if v.items is None and v.seq is None and not v.known():
         return v
     return Val(kinds=v.kinds, ref=v.ref, inst=v.inst, flags=v.flags, steps=v.steps)
-
-
-def _inert(v: Val) -> bool:
-    """An argument that cannot change what a callee does: untainted, no object, no name."""
-    return not v.kinds and v.inst is None and v.ref is None and not v.flags
 
 
 def _state(instance: Instance | None, exact: bool = True) -> object:
@@ -101,7 +96,9 @@ def _key(func: FuncRef, args: Args, instance: Instance | None, exact: bool) -> K
     """A call's memo key (``exact``), or what recursion is recognised by: the same function
     on arguments of the same shape, objects compared by class (a recursion that builds a
     new object at every level is still one recursion)."""
-    if all(_inert(v) for v in (*args[0], *args[1].values())):
+    # Arguments untainted, with no object and no name cannot change what the callee does.
+    if not any(v.kinds or v.flags or v.inst is not None or v.ref is not None
+               for v in (*args[0], *args[1].values())):
         return (func.node.id, func.sf.path, ("clean", _state(instance, exact)))
     return (func.node.id, func.sf.path, (tuple(_shape(v, exact) for v in args[0]),
                                          tuple(sorted((k, _shape(v, exact)) for k, v in

@@ -99,11 +99,10 @@ class Frame:
 
     def lookup(self, name: str) -> Val:
         """A variable's value: local, then module global, else a builtin by name."""
-        if name in self.env:
-            return self.env[name]
-        if name in self.module_env:
-            return self.module_env[name]
-        return self.engine.global_value(self.sf, name)
+        value = self.env.get(name)
+        if value is None:
+            value = self.module_env.get(name)
+        return self.engine.global_value(self.sf, name) if value is None else value
 
     def eval(self, node: Node | None) -> Val:
         """The abstract value of an expression."""

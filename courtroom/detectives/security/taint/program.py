@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from courtroom.detectives.parsing import Node, SourceFile
 from courtroom.detectives.security.taint.values import Step, Val
@@ -29,7 +30,7 @@ class FuncRef:
     module: str
     owner: ClassRef | None = None
 
-    @property
+    @cached_property
     def name(self) -> str:
         """The function's own name (a lambda has none)."""
         return _name(self.node) or "lambda"
@@ -125,6 +126,7 @@ class Program:
 
     def __init__(self, files: list[SourceFile]) -> None:
         self.modules: dict[str, ModuleInfo] = {}
+        self._module_names: dict[str, str] = {}
         for sf in files:
             name = module_name(sf.path)
             info = ModuleInfo(sf, name)
@@ -150,7 +152,10 @@ class Program:
 
     def module_of(self, sf: SourceFile) -> str:
         """The dotted name a file is indexed under."""
-        return module_name(sf.path)
+        name = self._module_names.get(sf.path)
+        if name is None:  # (asked for every definition and import the interpreter runs)
+            name = self._module_names[sf.path] = module_name(sf.path)
+        return name
 
     def resolve(self, qualified: str) -> FuncRef | ClassRef | ModuleInfo | None:
         """The repository definition (or module) a dotted name denotes, if any."""

@@ -32,6 +32,7 @@ MAX_CONST = 4096
 SHELLS: Final = frozenset({"sh", "bash", "zsh", "dash", "ksh", "cmd", "cmd.exe", "powershell",
                            "pwsh", "env"})
 MAX_STEPS = 12
+_PATH: Final = frozenset({"path"})
 
 
 class _Unknown:
@@ -125,13 +126,15 @@ def merge(values: list[Val] | tuple[Val, ...]) -> Val:
     """A value derived from all of ``values``: their taint and path, no constant."""
     kinds = NONE
     steps: tuple[Step, ...] = ()
-    flags: frozenset[str] = frozenset()
+    path = False
+    # (Sets are united only when there is something to add: most values merged are clean.)
     for v in values:
-        kinds |= v.kinds
-        flags |= v.flags
-        if v.kinds and not steps:
-            steps = v.steps
-    return Val(kinds=kinds, flags=flags & {"path"}, steps=steps)
+        if v.kinds:
+            if not steps:
+                steps = v.steps
+            kinds = kinds | v.kinds if kinds else v.kinds
+        path = path or "path" in v.flags
+    return Val(kinds, UNKNOWN, None, None, None, None, _PATH if path else NONE, steps)
 
 
 def join(a: Val, b: Val) -> Val:
