@@ -20,7 +20,7 @@ from courtroom.detectives.security.taint.callee import (
     joined,
 )
 from courtroom.detectives.security.taint.entry import Entry, called_names, entry_points
-from courtroom.detectives.security.taint.frame import Args, Env, Frame
+from courtroom.detectives.security.taint.frame import Args, Env, Frame, Signature
 from courtroom.detectives.security.taint.handlers import Registry, registrations
 from courtroom.detectives.security.taint.library import Sink
 from courtroom.detectives.security.taint.params import parameters
@@ -58,6 +58,7 @@ class Engine:
         self.program = Program(files)
         self.files = files
         self.texts = texts or {}
+        self.signatures: dict[tuple[str, int], Signature] = {}
         self.flows: dict[tuple[str, int, int, str], Flow] = {}
         self.callees = Callees()
         self.shared = Shared()

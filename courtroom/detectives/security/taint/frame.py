@@ -20,6 +20,9 @@ from courtroom.detectives.security.taint.values import CLEAN, Step, Val
 Env = dict[str, Val]
 #: Positional and keyword argument values of a call.
 Args = tuple[list[Val], dict[str, Val]]
+#: A function's parameter names (``*args``/``**kw`` keep their stars), each with its
+#: default when that is a literal.
+Signature = tuple[tuple[str, Node | None], ...]
 
 
 class Interpreter(Protocol):
@@ -30,6 +33,8 @@ class Interpreter(Protocol):
     #: Text files of the repository by path: templates (what a render call reads) and
     #: dependency files (which library versions the code runs with).
     texts: dict[str, str]
+    #: Signatures of the repository's functions read so far, by (path, node id).
+    signatures: dict[tuple[str, int], Signature]
 
     def evaluate(self, frame: Frame, node: Node) -> Val:
         """The abstract value of an expression."""

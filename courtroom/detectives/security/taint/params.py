@@ -3,31 +3,42 @@
 from __future__ import annotations
 
 from courtroom.detectives.parsing import Node
-from courtroom.detectives.security.taint.frame import Frame
+from courtroom.detectives.security.taint.frame import Frame, Signature
 from courtroom.detectives.security.taint.program import FuncRef, Instance
 from courtroom.detectives.security.taint.values import CLEAN, Val, merge
 
 
 def parameters(frame: Frame, func: Node) -> list[tuple[str, Val]]:
     """Parameter names (``*args``/``**kw`` keep their stars) with their defaults' values."""
+    key = (frame.sf.path, func.id)
+    signature = frame.engine.signatures.get(key)
+    if signature is None:
+        # A function is run once per call shape: its signature is read once.
+        signature = frame.engine.signatures[key] = _signature(frame, func)
+    # A default is evaluated at every run, as before: an f-string's may read a global.
+    return [(name, CLEAN if value is None else frame.eval(value)) for name, value in signature]
+
+
+def _signature(frame: Frame, func: Node) -> Signature:
+    """Parameter names, each with its default when that is a literal."""
     params = func.child_by_field_name("parameters")
-    out: list[tuple[str, Val]] = []
+    out: list[tuple[str, Node | None]] = []
     for p in params.named_children if params is not None else []:
         if p.type == "identifier":
-            out.append((frame.sf.text(p), CLEAN))
+            out.append((frame.sf.text(p), None))
         elif p.type in ("list_splat_pattern", "dictionary_splat_pattern"):
             stars = "*" if p.type == "list_splat_pattern" else "**"
             out.append((stars + frame.sf.text(p.named_children[0] if p.named_children else p),
-                        CLEAN))
+                        None))
         elif p.type in ("default_parameter", "typed_default_parameter", "typed_parameter"):
             name = p.child_by_field_name("name") or next(
                 (c for c in p.named_children if c.type == "identifier"), None)
             value = p.child_by_field_name("value")
-            default = frame.eval(value) if value is not None and value.type in (
-                "string", "integer", "float", "true", "false", "none") else CLEAN
+            literal = value if value is not None and value.type in (
+                "string", "integer", "float", "true", "false", "none") else None
             if name is not None:
-                out.append((frame.sf.text(name), default))
-    return out
+                out.append((frame.sf.text(name), literal))
+    return tuple(out)
 
 
 def bind_arguments(frame: Frame, func: FuncRef, passed: list[Val], keyed: dict[str, Val],

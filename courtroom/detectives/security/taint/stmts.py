@@ -24,10 +24,15 @@ def execute(frame: Frame, block: Node | None, env: Env | None) -> Env | None:
     if block is None or env is None:
         return env
     frame.env = env
-    if block.parent is not None and block.parent.type == "lambda":
+    if block.type in ("block", "module"):
+        statements = block.named_children
+    # (A lambda's body is an expression, never a block: its parent, which tree-sitter finds
+    # by walking down from the root, is asked only then.)
+    elif block.parent is not None and block.parent.type == "lambda":
         frame.engine.returned(frame, block, frame.eval(block))  # a lambda's body is its result
         return None
-    statements = block.named_children if block.type in ("block", "module") else [block]
+    else:
+        statements = [block]
     for stmt in statements:
         result = statement(frame, stmt)
         if result is None:
