@@ -83,8 +83,8 @@ def _state(instance: Instance | None, exact: bool = True) -> object:
     """What of an object a method's result may depend on: its class and attributes' shapes."""
     if instance is None:
         return None
-    return (id(instance.cls), tuple(sorted((k, _shape(v, exact))
-                                           for k, v in instance.attrs.items())))
+    attrs = instance.attrs
+    return (id(instance.cls), tuple((k, _shape(attrs[k], exact)) for k in sorted(attrs)))
 
 
 def clean_key(node: Node, sf: SourceFile, instance: Instance | None) -> Key:

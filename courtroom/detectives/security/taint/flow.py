@@ -22,13 +22,16 @@ def join_envs(envs: list[Env | None]) -> Env | None:
         return None
     out = dict(live[0])
     for env in live[1:]:
-        for name in out.keys() - env.keys():
-            out[name] = join(out[name], CLEAN)
         for name, value in env.items():
             before = out.get(name)
             # Most variables come out of most branches untouched: the very same value.
             if before is not value:
                 out[name] = join(CLEAN if before is None else before, value)
+        # Every name of ``env`` is in ``out`` now: a longer ``out`` has names ``env`` lacks
+        # (most paths bind the same names, so the set difference is seldom built).
+        if len(out) > len(env):
+            for name in out.keys() - env.keys():
+                out[name] = join(out[name], CLEAN)
     return out
 
 

@@ -96,7 +96,8 @@ class Frame:
 
     def at(self, node: Node, note: str) -> Step:
         """A path step at ``node``."""
-        return Step(self.sf.path, node.start_point[0] + 1, node.start_point[1] + 1, note)
+        row, column = node.start_point
+        return Step(self.sf.path, row + 1, column + 1, note)
 
     def text(self, node: Node | None) -> str:
         """Source text of a node, one line, capped."""
