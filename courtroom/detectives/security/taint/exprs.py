@@ -27,18 +27,21 @@ from courtroom.detectives.security.taint.values import (
 )
 
 _LITERAL_TYPES = {"integer", "float", "true", "false", "none"}
+#: The keyword constants, built once: a value is immutable, so one serves every use.
+_KEYWORDS = {"true": const(True), "false": const(False), "none": const(None)}
 
 
 def _literal(frame: Frame, node: Node) -> Val:
+    keyword = _KEYWORDS.get(node.type)
+    if keyword is not None:
+        return keyword
     text = frame.sf.text(node)
     try:
         if node.type == "integer":
             return const(int(text.replace("_", ""), 0))
-        if node.type == "float":
-            return const(float(text.replace("_", "")))
+        return const(float(text.replace("_", "")))
     except ValueError:
         return CLEAN
-    return const({"true": True, "false": False, "none": None}[node.type])
 
 
 def _string(frame: Frame, node: Node) -> Val:
@@ -189,16 +192,17 @@ def _class_member(frame: Frame, cls: ClassRef, attr: str) -> Val:
 def evaluate(frame: Frame, node: Node) -> Val:
     """The abstract value of ``node``."""
     kind = node.type
+    # (The most frequent kinds first: half of all expressions are names.)
     if kind == "identifier":
         return frame.lookup(frame.sf.text(node))
+    if kind == "call":
+        return frame.call(node)
+    if kind == "attribute":
+        return attribute(frame, node)
     if kind in ("string", "concatenated_string"):
         return _string(frame, node)
     if kind in _LITERAL_TYPES:
         return _literal(frame, node)
-    if kind == "attribute":
-        return attribute(frame, node)
-    if kind == "call":
-        return frame.call(node)
     if kind == "lambda":
         return Val(inst=FuncRef(frame.sf, node, frame.engine.program.module_of(frame.sf)))
     if kind == "subscript":

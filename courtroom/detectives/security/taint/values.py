@@ -45,7 +45,7 @@ class _Unknown:
 UNKNOWN: Final = _Unknown()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Step:
     """One hop of a tainted value: where it was read, copied or passed on."""
 
@@ -53,6 +53,10 @@ class Step:
     line: int
     column: int
     note: str
+
+    def __init__(self, path: str, line: int, column: int, note: str) -> None:
+        # One write of the fields, as for :class:`Val`: a step is built per call followed.
+        self.__dict__.update(path=path, line=line, column=column, note=note)
 
 
 @dataclass(frozen=True, init=False)
