@@ -46,12 +46,13 @@ def arguments(frame: Frame, node: Node | None) -> Args:
     if node.type == "generator_expression":
         return [frame.eval(node)], keywords
     for child in node.named_children:
-        if child.type == "keyword_argument":
+        kind = child.type
+        if kind == "keyword_argument":
             keywords[frame.sf.text(child.child_by_field_name("name"))] = frame.eval(
                 child.child_by_field_name("value"))
-        elif child.type == "list_splat":
+        elif kind == "list_splat":
             positional.append(element(frame.eval(child.named_children[0])))
-        elif child.type not in ("comment", "dictionary_splat"):
+        elif kind not in ("comment", "dictionary_splat"):
             positional.append(frame.eval(child))
     return positional, keywords
 

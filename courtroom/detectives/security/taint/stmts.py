@@ -78,7 +78,9 @@ def _expression(frame: Frame, node: Node) -> None:
             return
         value = frame.eval(right)
         target = node.child_by_field_name("left")
-        bind(frame, target, value.step(frame.at(node, f"assigned: {frame.text(target)}")))
+        # (Only tainted values keep a path: the step is described for them alone.)
+        bind(frame, target, value.step(frame.at(node, f"assigned: {frame.text(target)}"))
+             if value.kinds else value)
         while right is not None and right.type == "assignment":  # a = b = value
             bind(frame, right.child_by_field_name("left"), value)
             right = right.child_by_field_name("right")
