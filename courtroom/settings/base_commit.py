@@ -152,8 +152,9 @@ def _base_file(root: Path, sha: str) -> FileSettings | None:
     return FileSettings(source, parse_file(text, source))
 
 
-def base_rubric(root: Path, sha: str, rel: str, folder: Path, source: str) -> Path:
-    """The rubric ``rel`` as the base commit has it, copied into ``folder`` (outside the tree).
+def base_rubric(root: Path, sha: str, rel: str, folder: Path, source: str) -> Path | None:
+    """The rubric ``rel`` as the base commit has it, copied into ``folder`` (outside the tree),
+    or None when the base commit has no such file.
 
     Read from the checkout, a rubric the base names would still be the PR's to edit in place.
     """
@@ -163,7 +164,7 @@ def base_rubric(root: Path, sha: str, rel: str, folder: Path, source: str) -> Pa
     where = f"{source}: rubric: {path.as_posix()}"
     data = read_at_base(root, sha, path.as_posix(), where, RUBRIC_BYTES)
     if data is None:
-        raise ConfigError(f"{where}: not a file in the base commit {sha[:12]}")
+        return None
     if folder.resolve().is_relative_to(root.resolve()):
         raise ConfigError(f"{where}: the folder for its copy {folder} lies inside the tree")
     copy = folder / sha / path.name

@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from courtroom.errors import ConfigError
 from courtroom.models import ConfigOrigin, RubricOrigin, SettingsSource
+from courtroom.resources import bundled_rubrics
 from courtroom.rubric import default_rubric_path, load_rubric
 from courtroom.settings.base_commit import FETCH_BASE, ChosenFile, PullBase, pull_file
 from courtroom.settings.config import AuditConfig, choose_judges
@@ -184,7 +185,8 @@ def _provenance(chosen: ChosenFile, config_file: Path | None, pull: PullBase | N
     config: ConfigOrigin = ("ignored" if config_file == NO_CONFIG else "operator" if config_file
               else "absent" if file is None else "base" if pull else "tree")
     rubric = Path(fields.get("rubric_path") or default_rubric_path())
-    where: RubricOrigin = ("bundled" if rubric == default_rubric_path()
+    shipped = {default_rubric_path(), *bundled_rubrics().values()}
+    where: RubricOrigin = ("bundled" if rubric in shipped
              else "base" if "base commit" in sources.get("rubric_path", "")
              else "tree" if rubric.resolve().is_relative_to(root.resolve()) else "operator")
     src = "" if file is None or config == "operator" else file.source

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from courtroom.errors import ConfigError
+from courtroom.resources import named_rubric
 from courtroom.settings.base_commit import PullBase, base_rubric
 from courtroom.settings.config import user_cache_dir
 from courtroom.settings.config_file import FileSettings
@@ -48,13 +49,27 @@ def base_rubric_path(
         value = value.relative_to(root).as_posix()
     if scratch is None:
         raise ConfigError("a pull request's rubric needs a folder outside the tree to be read")
-    fields["rubric_path"] = base_rubric(root, pull.sha, str(value), scratch, source)
-    sources["rubric_path"] = f"{source}; the file as the base commit {pull.sha[:12]} has it"
+    copy = base_rubric(root, pull.sha, str(value), scratch, source)
+    if copy is not None:
+        fields["rubric_path"] = copy
+        sources["rubric_path"] = f"{source}; the file as the base commit {pull.sha[:12]} has it"
+        return
+    bundled = named_rubric(str(value))
+    if bundled is None:
+        raise ConfigError(f"{source}: rubric: {value}: not a file in the base commit "
+                          f"{pull.sha[:12]}")
+    fields["rubric_path"] = bundled
+    sources["rubric_path"] = _bundled_source(source, str(value), f"the base commit {pull.sha[:12]}")
+
+
+def _bundled_source(source: str, name: str, where: str) -> str:
+    # Said in settings.sources: a file of that name, had there been one, would have won.
+    return f"{source}; the bundled rubric {name} ({where} has no file of that name)"
 
 
 def resolve_paths(
     fields: dict[str, Any],
-    sources: Mapping[str, str],
+    sources: dict[str, str],
     file: FileSettings | None,
     root: Path,
     pdf_base: Path | None,
@@ -64,9 +79,17 @@ def resolve_paths(
     if file is not None and sources.get("rubric_path") == file.source:
         rel = str(fields["rubric_path"])
         trusted_base = file.base if file.trusted else None
-        fields["rubric_path"] = (
-            trusted_base / rel if trusted_base else _tree_path(root, rel, file.source, "rubric")
-        )
+        bundled = named_rubric(rel)
+        beside = trusted_base / rel if trusted_base else inside_tree(root, rel)
+        if bundled is not None and (beside is None or not beside.is_file()):
+            fields["rubric_path"] = bundled
+            sources["rubric_path"] = _bundled_source(file.source, rel, "the file's folder"
+                                                     if trusted_base else "the repository")
+        else:
+            fields["rubric_path"] = (
+                trusted_base / rel if trusted_base
+                else _tree_path(root, rel, file.source, "rubric")
+            )
     if "pdf" not in fields:
         return
     base = pdf_base

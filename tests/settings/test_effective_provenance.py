@@ -14,6 +14,7 @@ from config_builders import lenient_rubric, tree
 from courtroom.cli import main
 from courtroom.errors import ConfigError
 from courtroom.models import SettingsSource
+from courtroom.resources import named_rubric
 from courtroom.settings.config import AuditConfig
 from courtroom.settings.config_file import TREE_FILE
 from courtroom.settings.effective import NO_CONFIG, batch_fields, effective_config
@@ -84,3 +85,17 @@ def test_the_verdict_and_report_say_who_chose_the_measure(
             "fail-below, gate, ignore, rubric from its `.github/courtroom.yml`.") in report
     ignored = (tmp_path / "none" / "report.md").read_text(encoding="utf-8")
     assert "`.github/courtroom.yml` was ignored (`--config none`)" in ignored
+
+
+def test_the_trees_file_may_name_a_bundled_rubric(tmp_path: Path) -> None:
+    root = tree(tmp_path / "repo", "rubric: pr-gate\n")
+    config = _settle(root, tmp_path)
+    assert config.rubric_path == named_rubric("pr-gate")
+    assert config.settings_source == SettingsSource(
+        config="tree", rubric="bundled", from_tree=["rubric"])
+    # A file of that name in the repository is what the name means there.
+    mine = tree(tmp_path / "mine", "rubric: pr-gate\n", {"pr-gate": lenient_rubric("Mine")})
+    assert _settle(mine, tmp_path).rubric_path == mine / "pr-gate"
+    # Neither a file nor a bundled name: refused as before.
+    with pytest.raises(ConfigError, match="is not a file in the repository"):
+        _settle(tree(tmp_path / "none", "rubric: no-such-rubric\n"), tmp_path)

@@ -10,6 +10,7 @@ import pytest
 from config_builders import lenient_rubric, pull_repo, settle
 
 from courtroom.errors import ConfigError
+from courtroom.resources import named_rubric
 from courtroom.rubric import default_rubric_path, load_rubric
 from courtroom.settings.base_commit import PullBase, locate_base
 from courtroom.settings.config_file import TREE_FILE
@@ -143,3 +144,20 @@ def test_without_the_base_a_gate_for_a_rubric_it_may_not_choose_stops_the_audit(
     missing = PullBase(None, "the base commit 0123456789ab is not in the checkout")
     with pytest.raises(ConfigError, match="gate: unknown criterion 'invented_criterion'"):
         settle(root, tmp_path, pull=missing)
+
+
+def test_the_bases_file_may_name_a_bundled_rubric_unless_it_holds_a_file_of_that_name(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "repo"
+    named = {**BASE_FILES, TREE_FILE: "rubric: pr-gate\n"}
+    # The pull request adds a file of that name: the base has none, so the bundled one holds.
+    base, _head = pull_repo(root, named, {**PR_FILES, "pr-gate": lenient_rubric("Lenient")})
+    config = settle(root, tmp_path, pull=locate_base(root, base))
+    assert config.rubric_path == named_rubric("pr-gate")
+    assert config.settings_source is not None and config.settings_source.rubric == "bundled"
+    assert "the bundled rubric pr-gate" in config.sources["rubric_path"]
+    own = tmp_path / "own"
+    base, _head = pull_repo(own, {**named, "pr-gate": lenient_rubric("Strict")}, PR_FILES)
+    config = settle(own, tmp_path, pull=locate_base(own, base))
+    assert load_rubric(config.rubric_path).rubric_metadata.rubric_name == "Strict"
