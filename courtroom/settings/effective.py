@@ -179,7 +179,7 @@ def _repo_file(
 
 
 def _provenance(chosen: ChosenFile, config_file: Path | None, pull: PullBase | None,
-                fields: Mapping[str, Any], root: Path) -> SettingsSource:
+                fields: Mapping[str, Any], root: Path, scratch: Path | None) -> SettingsSource:
     """Which settings the audited repository's own files decided, for the verdict."""
     file, sources = chosen.file, fields["sources"]
     config: ConfigOrigin = ("ignored" if config_file == NO_CONFIG else "operator" if config_file
@@ -187,7 +187,7 @@ def _provenance(chosen: ChosenFile, config_file: Path | None, pull: PullBase | N
     rubric = Path(fields.get("rubric_path") or default_rubric_path())
     shipped = {default_rubric_path(), *bundled_rubrics().values()}
     where: RubricOrigin = ("bundled" if rubric in shipped
-             else "base" if "base commit" in sources.get("rubric_path", "")
+             else "base" if scratch is not None and rubric.is_relative_to(scratch)
              else "tree" if rubric.resolve().is_relative_to(root.resolve()) else "operator")
     src = "" if file is None or config == "operator" else file.source
     mine = {FILE_KEYS[key.removeprefix("tree_")] for key, value in sources.items()
@@ -242,7 +242,7 @@ def effective_config(
     _check_gate(fields, sources)
     cache_outside(fields, root, env)
     fields["sources"] = sources
-    fields["settings_source"] = _provenance(chosen, config_file, pull, fields, root)
+    fields["settings_source"] = _provenance(chosen, config_file, pull, fields, root, scratch)
     return _validated(fields)
 
 

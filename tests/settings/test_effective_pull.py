@@ -37,6 +37,7 @@ def test_a_pull_request_is_measured_with_the_bases_rubric_not_the_one_it_picks(
     from_base = f"{TREE_FILE} at base {base[:12]}"
     assert config.rubric_path == tmp_path / "base-files" / base / "strict.json"
     assert load_rubric(config.rubric_path).rubric_metadata.rubric_name == "Strict"
+    assert config.settings_source is not None and config.settings_source.rubric == "base"
     assert config.model == "base-model" and config.sources["config"] == from_base
     assert config.sources["rubric_path"] == f"{from_base}; the file as the base commit " \
         f"{base[:12]} has it"
