@@ -43,9 +43,10 @@ class _Unknown:
 
 
 UNKNOWN: Final = _Unknown()
+_set = object.__setattr__
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True, init=False, slots=True)
 class Step:
     """One hop of a tainted value: where it was read, copied or passed on."""
 
@@ -55,11 +56,13 @@ class Step:
     note: str
 
     def __init__(self, path: str, line: int, column: int, note: str) -> None:
-        # One write of the fields, as for :class:`Val`: a step is built per call followed.
-        self.__dict__.update(path=path, line=line, column=column, note=note)
+        _set(self, "path", path)
+        _set(self, "line", line)
+        _set(self, "column", column)
+        _set(self, "note", note)
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True, init=False, slots=True)
 class Val:
     """An abstract value (see the module docstring)."""
 
@@ -77,10 +80,14 @@ class Val:
                  seq: tuple[Val, ...] | None = None, ref: str | None = None,
                  inst: object = None, flags: frozenset[str] = NONE,
                  steps: tuple[Step, ...] = ()) -> None:
-        # The interpreter builds millions of values: one write of the instance's fields
-        # costs half of the generated initialiser's eight frozen-attribute writes.
-        self.__dict__.update(kinds=kinds, const=const, items=items, seq=seq, ref=ref,
-                             inst=inst, flags=flags, steps=steps)
+        _set(self, "kinds", kinds)
+        _set(self, "const", const)
+        _set(self, "items", items)
+        _set(self, "seq", seq)
+        _set(self, "ref", ref)
+        _set(self, "inst", inst)
+        _set(self, "flags", flags)
+        _set(self, "steps", steps)
 
     @property
     def tainted(self) -> bool:
