@@ -14,6 +14,7 @@ not follow.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Final
 
 from courtroom.detectives.parsing import Node, SourceFile
 from courtroom.detectives.security.taint.frame import Args, Frame
@@ -26,7 +27,7 @@ from courtroom.detectives.security.taint.program import (
     FuncRef,
     Instance,
 )
-from courtroom.detectives.security.taint.values import CLEAN, Val, join, merge
+from courtroom.detectives.security.taint.values import CLEAN, NONE, Val, join, merge
 
 #: How many calls deep a chain is followed from a root. Each call costs the interpreter
 #: some 20 Python frames, so this bound keeps a chain well inside Python's default
@@ -47,6 +48,8 @@ Key = tuple[int, str, tuple[object, ...]]
 #: structure (``walk(e.left)``, ``walk(e.right)``) builds a longer name at every level,
 #: and telling those apart would run it 2**MAX_DEPTH times.
 _NAME_PARTS = 2
+#: The shape of a value with no taint, name, object or flag (equal to the tuple it stands for).
+_PLAIN: Final = (NONE, None, 0, NONE)
 
 
 def _identity(obj: object, exact: bool) -> object:
@@ -64,6 +67,10 @@ def _identity(obj: object, exact: bool) -> object:
 
 
 def _shape(v: Val, exact: bool = True) -> object:
+    if not v.kinds and v.ref is None and v.inst is None and not v.flags:
+        # Most attributes an object's key lists are plain data: one shared tuple for all of
+        # them keeps the memo's keys small (a large object's state has hundreds).
+        return _PLAIN
     ref = v.ref if exact or v.ref is None else ".".join(v.ref.split(".")[:_NAME_PARTS])
     return (v.kinds, ref, 0 if v.inst is None else _identity(v.inst, exact), v.flags)
 
