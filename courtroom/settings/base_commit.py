@@ -26,6 +26,7 @@ from pathlib import Path, PurePosixPath
 
 from courtroom.errors import ConfigError, PublishError
 from courtroom.git import git_bytes, git_dir, run_git
+from courtroom.resources import named_rubric
 from courtroom.settings.config_file import (
     KEYS,
     MAX_BYTES,
@@ -152,9 +153,9 @@ def _base_file(root: Path, sha: str) -> FileSettings | None:
     return FileSettings(source, parse_file(text, source))
 
 
-def base_rubric(root: Path, sha: str, rel: str, folder: Path, source: str) -> Path | None:
-    """The rubric ``rel`` as the base commit has it, copied into ``folder`` (outside the tree),
-    or None when the base commit has no such file.
+def base_rubric(root: Path, sha: str, rel: str, folder: Path, source: str) -> Path:
+    """The rubric ``rel`` as the base commit has it, copied into ``folder`` (outside the tree);
+    when the base commit has no such file, the bundled rubric ``rel`` names, if any.
 
     Read from the checkout, a rubric the base names would still be the PR's to edit in place.
     """
@@ -164,7 +165,10 @@ def base_rubric(root: Path, sha: str, rel: str, folder: Path, source: str) -> Pa
     where = f"{source}: rubric: {path.as_posix()}"
     data = read_at_base(root, sha, path.as_posix(), where, RUBRIC_BYTES)
     if data is None:
-        return None
+        bundled = named_rubric(rel)
+        if bundled is None:
+            raise ConfigError(f"{where}: not a file in the base commit {sha[:12]}")
+        return bundled
     if folder.resolve().is_relative_to(root.resolve()):
         raise ConfigError(f"{where}: the folder for its copy {folder} lies inside the tree")
     copy = folder / sha / path.name

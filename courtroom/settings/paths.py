@@ -49,17 +49,12 @@ def base_rubric_path(
         value = value.relative_to(root).as_posix()
     if scratch is None:
         raise ConfigError("a pull request's rubric needs a folder outside the tree to be read")
-    copy = base_rubric(root, pull.sha, str(value), scratch, source)
-    if copy is not None:
-        fields["rubric_path"] = copy
-        sources["rubric_path"] = f"{source}; the file as the base commit {pull.sha[:12]} has it"
-        return
-    bundled = named_rubric(str(value))
-    if bundled is None:
-        raise ConfigError(f"{source}: rubric: {value}: not a file in the base commit "
-                          f"{pull.sha[:12]}")
-    fields["rubric_path"] = bundled
-    sources["rubric_path"] = _bundled_source(source, str(value), f"the base commit {pull.sha[:12]}")
+    rubric = base_rubric(root, pull.sha, str(value), scratch, source)
+    base = f"the base commit {pull.sha[:12]}"
+    fields["rubric_path"] = rubric
+    sources["rubric_path"] = (f"{source}; the file as {base} has it"
+                              if rubric.is_relative_to(scratch)
+                              else _bundled_source(source, str(value), base))
 
 
 def _bundled_source(source: str, name: str, where: str) -> str:
@@ -85,11 +80,10 @@ def resolve_paths(
             fields["rubric_path"] = bundled
             sources["rubric_path"] = _bundled_source(file.source, rel, "the file's folder"
                                                      if trusted_base else "the repository")
+        elif trusted_base:
+            fields["rubric_path"] = beside
         else:
-            fields["rubric_path"] = (
-                trusted_base / rel if trusted_base
-                else _tree_path(root, rel, file.source, "rubric")
-            )
+            fields["rubric_path"] = _tree_path(root, rel, file.source, "rubric")
     if "pdf" not in fields:
         return
     base = pdf_base
