@@ -6,7 +6,8 @@ import re
 
 from courtroom.detectives.base import Case, declares
 from courtroom.detectives.common import REPO, make
-from courtroom.detectives.parsing import matches, node_text, source_index
+from courtroom.detectives.nodes import node_text
+from courtroom.detectives.parsing import matches, source_index
 from courtroom.models import Evidence, EvidenceRequest
 from courtroom.untrusted import clip, one_line
 

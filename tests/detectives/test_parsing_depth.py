@@ -11,14 +11,8 @@ from pathlib import Path
 from builders import make_repo
 
 from courtroom.detectives.common import SCAN_INCOMPLETE
-from courtroom.detectives.parsing import (
-    MAX_TREE_DEPTH,
-    Node,
-    parse_bytes,
-    source_index,
-    string_value,
-    too_deep,
-)
+from courtroom.detectives.nodes import string_value
+from courtroom.detectives.parsing import MAX_TREE_DEPTH, Node, parse_bytes, source_index, too_deep
 from courtroom.detectives.security.detective import security
 from detectives.conftest import OpenCase, by_goal
 

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from courtroom.detectives.common import is_test_path
+from courtroom.detectives.nodes import SCOPES, walk
 from courtroom.detectives.parsing import Node, SourceFile, captures, source_index
 from courtroom.detectives.repo.workspace import Workspace
 from courtroom.detectives.shared import per_workspace
@@ -22,7 +23,6 @@ _NOT_MODULES = frozenset({"__init__.py", "__main__.py", "conftest.py", "setup.py
 BRANCHES = frozenset({"if_statement", "elif_clause", "for_statement", "while_statement",
                       "except_clause", "conditional_expression",
                       "boolean_operator", "case_clause", "for_in_clause", "if_clause"})
-_SCOPES = frozenset({"function_definition", "class_definition", "lambda"})
 
 
 @dataclass(frozen=True)
@@ -59,19 +59,7 @@ def modules(ws: Workspace) -> list[str]:
 
 def _branches(body: Node) -> int:
     """Decisions inside a function body, not counting nested functions and classes."""
-    count = 0
-    cursor = body.walk()  # (it never climbs above ``body``: goto_parent is false there)
-    entered = cursor.goto_first_child()
-    while entered:
-        here = cursor.node
-        kind = here.type if here is not None else ""
-        count += kind in BRANCHES
-        if kind not in _SCOPES and cursor.goto_first_child():
-            continue
-        while not cursor.goto_next_sibling():
-            if not cursor.goto_parent():
-                return count
-    return count
+    return sum(node.type in BRANCHES for node in walk(body, SCOPES))
 
 
 def _of_file(sf: SourceFile) -> list[Function]:

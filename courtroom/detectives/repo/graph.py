@@ -12,15 +12,8 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from courtroom.detectives.parsing import (
-    Node,
-    SourceFile,
-    SourceIndex,
-    call_arguments,
-    matches,
-    node_text,
-    source_index,
-)
+from courtroom.detectives.nodes import call_arguments, node_text
+from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, matches, source_index
 from courtroom.detectives.repo.graph_names import (
     END,
     START,

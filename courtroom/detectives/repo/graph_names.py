@@ -6,14 +6,8 @@ constants and plain identifiers, and a router's targets from its return statemen
 
 from __future__ import annotations
 
-from courtroom.detectives.parsing import (
-    Node,
-    SourceFile,
-    SourceIndex,
-    matches,
-    node_text,
-    string_value,
-)
+from courtroom.detectives.nodes import node_text, string_value
+from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, matches
 
 START, END = "__start__", "__end__"
 

@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 
 from courtroom.detectives.common import is_test_path
-from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, captures, walk
+from courtroom.detectives.nodes import walk
+from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, captures
 from courtroom.detectives.repo.python_facts import (
     LLM_CALL,
     CallFact,

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from courtroom.detectives.common import is_test_path, jaccard, words
-from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, enclosing, matches
+from courtroom.detectives.nodes import enclosing
+from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, matches
 from courtroom.detectives.repo.workspace import Workspace
 
 PERSONAS: dict[str, re.Pattern[str]] = {

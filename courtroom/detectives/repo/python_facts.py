@@ -6,15 +6,8 @@ import re
 from dataclasses import dataclass, field
 
 from courtroom.detectives.common import is_test_path
-from courtroom.detectives.parsing import (
-    Node,
-    SourceFile,
-    SourceIndex,
-    call_arguments,
-    matches,
-    node_text,
-    walk,
-)
+from courtroom.detectives.nodes import call_arguments, node_text, walk
+from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, matches
 
 STATE_BASES = re.compile(r"\b(BaseModel|TypedDict|MessagesState)\b")
 #: The metadata of ``Annotated[T, m]`` that is a reducer: a function named or written in place.

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, enclosing, walk
+from courtroom.detectives.nodes import enclosing, walk
+from courtroom.detectives.parsing import Node, SourceFile, SourceIndex
 from courtroom.detectives.repo.judge_code_facts import Hit, code_text, justice_files, line_of
 
 #: The chief justice's named rules, each as what its code must mention (lower-cased).

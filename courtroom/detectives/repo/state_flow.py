@@ -15,7 +15,8 @@ import re
 
 from courtroom.detectives.base import AUTOMATON_AUDITOR, Case, declares, detective
 from courtroom.detectives.common import REPO, UNWORKABLE, is_test_path, make
-from courtroom.detectives.parsing import SourceIndex, matches, node_text, source_index
+from courtroom.detectives.nodes import node_text
+from courtroom.detectives.parsing import SourceIndex, matches, source_index
 from courtroom.detectives.repo.graph import graph_facts
 from courtroom.detectives.repo.graph_names import constants
 from courtroom.detectives.repo.state_flow_access import Access, analyse

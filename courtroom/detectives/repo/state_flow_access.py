@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from courtroom.detectives.parsing import Node, SourceFile, call_arguments, string_value
+from courtroom.detectives.nodes import SCOPES, call_arguments, string_value, walk
+from courtroom.detectives.parsing import Node, SourceFile
 
-_SCOPES = ("function_definition", "lambda", "class_definition")
 _CATCHES = re.compile(r"\b(KeyError|LookupError|AttributeError|Exception|BaseException)\b")
 
 
@@ -34,13 +34,9 @@ class Access:
 def own_nodes(fn: Node) -> list[Node]:
     """The nodes of a function's body, without descending into nested scopes."""
     body = fn.child_by_field_name("body")
-    out: list[Node] = []
-    stack = [body] if body is not None else []
-    while stack:
-        cur = stack.pop()
-        out.append(cur)
-        stack.extend(c for c in reversed(cur.children) if c.type not in _SCOPES)
-    return out
+    if body is None:
+        return []
+    return [node for node in walk(body, SCOPES) if node.type not in SCOPES]
 
 
 def key_of(sf: SourceFile, node: Node | None, table: dict[str, str]) -> str | None:
@@ -87,7 +83,7 @@ def _guarded(sf: SourceFile, node: Node) -> str | None:
     """"guarded" when a read sits in a ``try`` whose handler catches its failure (a
     KeyError, an AttributeError, any Exception or everything): it tolerates absence."""
     scope = node.parent
-    while scope is not None and scope.type not in _SCOPES:
+    while scope is not None and scope.type not in SCOPES:
         if scope.type == "try_statement":
             for clause in scope.named_children:
                 if clause.type == "except_clause" and (

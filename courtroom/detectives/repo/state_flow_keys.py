@@ -12,14 +12,8 @@ from __future__ import annotations
 import re
 
 from courtroom.detectives.common import REPO, UNWORKABLE, is_test_path, make
-from courtroom.detectives.parsing import (
-    Node,
-    SourceFile,
-    SourceIndex,
-    enclosing,
-    string_value,
-    walk,
-)
+from courtroom.detectives.nodes import enclosing, string_value, walk
+from courtroom.detectives.parsing import Node, SourceFile, SourceIndex
 from courtroom.detectives.repo.state_flow_access import Access, key_of
 from courtroom.detectives.repo.state_flow_wiring import GraphFunction
 from courtroom.detectives.repo.workspace import Workspace

@@ -10,7 +10,8 @@ that defines it), with its whole base chain known and nothing that accepts extra
 from __future__ import annotations
 
 from courtroom.detectives.common import REPO, UNWORKABLE, is_test_path, make
-from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, matches, walk
+from courtroom.detectives.nodes import walk
+from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, matches
 from courtroom.detectives.repo.state_flow_access import own_nodes
 from courtroom.detectives.repo.state_flow_schema import ClassInfo, Schema, state_models
 from courtroom.models import Evidence

@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 
 from courtroom.detectives.common import is_test_path
-from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, captures, string_value
+from courtroom.detectives.nodes import string_value
+from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, captures
 
 _TYPED_DICT = {"TypedDict", "typing.TypedDict", "typing_extensions.TypedDict"}
 _PYDANTIC = {"BaseModel", "pydantic.BaseModel"}

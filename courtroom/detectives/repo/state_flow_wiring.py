@@ -12,17 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from courtroom.detectives.common import is_test_path
-from courtroom.detectives.parsing import (
-    Node,
-    SourceFile,
-    SourceIndex,
-    call_arguments,
-    enclosing,
-    matches,
-    node_text,
-    string_value,
-    walk,
-)
+from courtroom.detectives.nodes import call_arguments, enclosing, node_text, string_value, walk
+from courtroom.detectives.parsing import Node, SourceFile, SourceIndex, matches
 
 _SELF = ("self", "cls")
 _RUN = {"invoke", "ainvoke", "stream", "astream", "batch", "abatch"}

@@ -13,15 +13,8 @@ from typing import Literal
 
 from courtroom.detectives.base import AUTOMATON_AUDITOR, Case, declares, detective
 from courtroom.detectives.common import REPO, is_test_path, make
-from courtroom.detectives.parsing import (
-    Node,
-    SourceFile,
-    call_arguments,
-    enclosing,
-    matches,
-    node_text,
-    source_index,
-)
+from courtroom.detectives.nodes import call_arguments, enclosing, node_text
+from courtroom.detectives.parsing import Node, SourceFile, matches, source_index
 from courtroom.detectives.repo.judge_code_facts import code_text
 from courtroom.detectives.repo.source import no_python
 from courtroom.models import Evidence

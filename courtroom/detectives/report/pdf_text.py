@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 
-from courtroom.detectives.parsing import node_text, source_index, walk
+from courtroom.detectives.nodes import node_text, walk
+from courtroom.detectives.parsing import source_index
 from courtroom.detectives.repo.workspace import Workspace
 from courtroom.detectives.shared import per_workspace
 

@@ -11,14 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from courtroom.detectives.parsing import (
-    Node,
-    SourceFile,
-    call_arguments,
-    matches,
-    node_text,
-    string_value,
-)
+from courtroom.detectives.nodes import call_arguments, node_text, string_value
+from courtroom.detectives.parsing import Node, SourceFile, matches
 
 _CWD = re.compile(r"^(\"\.\"|'\.'|os\.getcwd\(\)|Path\.cwd\(\)|os\.curdir)$")
 

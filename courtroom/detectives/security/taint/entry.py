@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from courtroom.detectives.parsing import Node, SourceFile, string_value
+from courtroom.detectives.nodes import string_value
+from courtroom.detectives.parsing import Node, SourceFile
 from courtroom.detectives.security.taint import library
 from courtroom.detectives.security.taint.handlers import Registry
 from courtroom.detectives.security.taint.spec import FRAMEWORKS, Framework, matches

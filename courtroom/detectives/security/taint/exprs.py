@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import operator
 
-from courtroom.detectives.parsing import Node, string_value
+from courtroom.detectives.nodes import string_value
+from courtroom.detectives.parsing import Node
 from courtroom.detectives.security.taint import library, operators, url_guards, web_sinks
 from courtroom.detectives.security.taint.frame import Frame
 from courtroom.detectives.security.taint.operators import fold

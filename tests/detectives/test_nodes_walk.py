@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from courtroom.detectives.parsing import Node, parse_bytes, walk
+from courtroom.detectives.nodes import SCOPES, walk
+from courtroom.detectives.parsing import Node, parse_bytes
 
 
 def _preorder(node: Node) -> list[Node]:
@@ -36,3 +37,14 @@ def test_a_walk_from_a_node_inside_never_leaves_it() -> None:
     assert all(body.start_byte <= n.start_byte and n.end_byte <= body.end_byte for n in nodes)
     leaf = nodes[-1]
     assert [n.id for n in walk(leaf)] == [leaf.id]
+
+
+def test_a_walk_lists_a_scope_it_skips_but_not_what_is_inside_it() -> None:
+    root = parse_bytes("m.py", SOURCE).root
+    nodes = walk(root, SCOPES)
+    defs = [n for n in nodes if n.type in SCOPES]
+    assert [n.type for n in defs] == ["function_definition", "class_definition"]
+    inside = {n.id for d in defs for n in _preorder(d)[1:]}
+    assert not inside & {n.id for n in nodes}
+    assert [n.id for n in nodes if n.id not in inside] == [
+        n.id for n in _preorder(root) if n.id not in inside]
