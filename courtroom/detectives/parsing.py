@@ -2,12 +2,16 @@
 
 Queries live as ``.scm`` files in ``queries/`` beside this module. Trees are parsed
 once per workspace (``shared.per_workspace``) so the source, security and report detectives
-reuse them instead of parsing the same files three times.
+reuse them instead of parsing the same files three times. A tree costs about twenty times
+its source in memory: once a single detective still reads them (the runner says when), the
+index releases its trees and a file read again is parsed again, a bounded number kept.
 """
 
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +29,9 @@ MAX_PARSE_BYTES = 600_000
 #: more than 200 nested brackets), while every walk up a tree-sitter tree costs its depth,
 #: so a hostile file nested thousands deep would cost minutes in the queries and walks.
 MAX_TREE_DEPTH = 1_000
+#: Source bytes whose trees a released index keeps (about 20 times as much memory): a
+#: repository below it is never parsed twice.
+KEPT_TREE_BYTES = 8_000_000
 
 Node = tree_sitter.Node
 
@@ -54,19 +61,56 @@ def captures(name: str, node: Node) -> dict[str, list[Node]]:
     return {key: sorted(nodes, key=lambda n: n.start_byte) for key, nodes in found.items()}
 
 
+class TreeCache:
+    """The trees of a released index, parsed again on demand: least recently used first
+    out, within a budget of source bytes."""
+
+    def __init__(self, budget: int = KEPT_TREE_BYTES) -> None:
+        self._budget, self._held = budget, 0
+        self._trees: OrderedDict[str, tuple[int, tree_sitter.Tree]] = OrderedDict()
+        self._lock = threading.Lock()
+        #: Trees parsed again so far: what a budget smaller than the repository costs.
+        self.parsed = 0
+
+    def tree(self, sf: SourceFile) -> tree_sitter.Tree:
+        """``sf``'s tree, parsed again when it is not kept."""
+        with self._lock:
+            kept = self._trees.get(sf.path)
+            if kept is not None:
+                self._trees.move_to_end(sf.path)
+                return kept[1]
+        tree = tree_sitter.Parser(language()).parse(sf.source)
+        self.keep(sf.path, len(sf.source), tree)
+        self.parsed += 1
+        return tree
+
+    def keep(self, path: str, size: int, tree: tree_sitter.Tree) -> None:
+        """Keep a tree, dropping the least recently used past the budget (never the last)."""
+        with self._lock:
+            old = self._trees.pop(path, None)
+            self._held += size - (old[0] if old is not None else 0)
+            self._trees[path] = (size, tree)
+            while self._held > self._budget and len(self._trees) > 1:
+                self._held -= self._trees.popitem(last=False)[1][0]
+
+
 @dataclass
 class SourceFile:
     """One parsed Python file."""
 
     path: str
     source: bytes
-    tree: tree_sitter.Tree
+    #: The file's tree, or once its index released the trees, the cache that parses it again.
+    tree: tree_sitter.Tree | TreeCache
     error_lines: list[int] = field(default_factory=list)
 
     @property
     def root(self) -> Node:
-        """The module node."""
-        return self.tree.root_node
+        """The module node. After its index released the trees, two reads of a file may
+        give nodes of two trees: compare nodes (and their ids) from one read only."""
+        held = self.tree
+        tree = held.tree(self) if isinstance(held, TreeCache) else held
+        return tree.root_node
 
     def text(self, node: Node | None) -> str:
         """The source text of ``node`` (empty for None)."""
@@ -95,6 +139,16 @@ class SourceIndex:
     def with_errors(self) -> list[SourceFile]:
         """Files whose tree holds syntax errors (tree-sitter parsed on regardless)."""
         return [f for f in self.files if f.error_lines]
+
+    def release(self, cache: TreeCache | None = None) -> None:
+        """Stop holding every tree: the cache keeps the last ones within its budget (all of
+        a repository smaller than it, so nothing is parsed twice) and parses the others
+        again when they are read."""
+        kept = cache or TreeCache()
+        for sf in self.files:
+            if not isinstance(sf.tree, TreeCache):
+                kept.keep(sf.path, len(sf.source), sf.tree)
+                sf.tree = kept
 
 
 def _error_lines(root: Node, limit: int = 5) -> list[int]:
@@ -199,3 +253,10 @@ def _why_unread(real: Path) -> str:
 def source_index(ws: Workspace) -> SourceIndex:
     """The workspace's parsed Python files, computed once and shared."""
     return build_index(ws)
+
+
+def release_trees(ws: Workspace) -> None:
+    """Release the trees of the workspace's index, if it was built (see the module)."""
+    index = source_index.peek(ws)
+    if index is not None:
+        index.release()

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from courtroom.detectives.base import REGISTRY, Case, Detected, Detective
 from courtroom.detectives.coverage import coverage_facts
+from courtroom.detectives.parsing import release_trees
 from courtroom.detectives.report.pdf_read import load_pdf
 from courtroom.findings import SecurityReport
 from courtroom.models import Evidence
@@ -127,6 +128,11 @@ def _schedule(chosen: dict[str, Detective], run: _Run, workers: int) -> Iterator
             outcome = None
         if outcome is not None and outcome[0] in run.started:
             del run.started[outcome[0]]
+            if not pending and len(run.started) == 1:
+                # The one detective left (the security scan, on a large repository) reads
+                # the trees again through a bounded cache: holding every file's tree
+                # while its analysis grows would cost most of the audit's memory.
+                release_trees(run.case.workspace)
             yield outcome
         for name in run.overdue():
             del run.started[name]

@@ -41,6 +41,11 @@ class PerWorkspace(Generic[T]):
                 self._values[ws] = self._build(ws)
             return self._values[ws]
 
+    def peek(self, ws: Workspace) -> T | None:
+        """The value already built for ``ws``, without building it."""
+        with self._guard:
+            return self._values.get(ws)
+
 
 def per_workspace(build: Callable[[Workspace], T]) -> PerWorkspace[T]:
     """Decorate ``build`` so it runs once per workspace (see the module's docstring)."""

@@ -76,7 +76,7 @@ def secrets(case: Case) -> list[Evidence]:
     files = case.workspace.files()
     out = _env_files(files)
     for sf in source_index(case.workspace).files:
-        out += [_secret("Committed secret", sf.loc(hit.node), hit.text, f"CWE-{hit.cwe}")
+        out += [_secret("Committed secret", f"{sf.path}:{hit.line}", hit.text, f"CWE-{hit.cwe}")
                 for hit in hardcoded_secrets(sf)]
     out += _token_facts(case, files)
     if not any(e.direction == "adverse" for e in out):

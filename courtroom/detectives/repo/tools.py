@@ -221,17 +221,20 @@ def tools(case: Case) -> list[Evidence]:
     scoped = [(sf, c) for sf, c in calls if sf in scope]
     out.append(_sandbox(texts, scoped, where))
     out.append(_commands([c for _sf, c in calls], where))
-    text = "\n".join(texts.values())
-    out.append(_aspect("Command failures checked", bool(_CHECKED.search(text)), where,
+    # File by file: one string of every file would double the texts' memory on a large tree.
+    def anywhere(pattern: re.Pattern[str]) -> bool:
+        return any(pattern.search(t) for t in texts.values())
+
+    out.append(_aspect("Command failures checked", anywhere(_CHECKED), where,
                        "The clone code checks failures (check=True, returncode or an except "
                        "for the command's error).", "The clone code never checks whether git "
                        "failed.", fix="pass check=True or test returncode and report stderr."))
-    out.append(_aspect("Clone URL validated before use", bool(_URL_CHECK.search(text)), where,
+    out.append(_aspect("Clone URL validated before use", anywhere(_URL_CHECK), where,
                        "The URL is validated (a URL parser, a pattern or an allowed-host "
                        "check) before git sees it.", "The URL goes to git unchecked.", 0.7,
                        fix="accept only https URLs of allowed hosts and reject option-like "
                        "values."))
-    out.append(_aspect("Authentication failures reported", bool(_AUTH.search(text)), where,
+    out.append(_aspect("Authentication failures reported", anywhere(_AUTH), where,
                        "The clone code recognises authentication failures and reports them.",
                        "A private or missing repository fails like any other error.", 0.7,
                        fix="detect authentication failures in git's stderr and report them "

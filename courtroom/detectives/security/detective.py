@@ -106,10 +106,12 @@ def build_report(index: SourceIndex, texts: dict[str, str] | None = None) -> Sec
     flows, bandit issues and tree-sitter rules."""
     files = {sf.path: sf for sf in index.files}
     pending = start_scan([(sf.path, sf.source) for sf in index.files])
-    flows, unfinished = _taint(index.files, texts or {})
-    result = pending()
+    # Before the taint analysis, while the trees are most likely still held: after it, a
+    # large tree's would be parsed again.
     hits = [(hit, sf) for sf in index.files
             for hit in (*clone_into_cwd(sf), *hardcoded_secrets(sf))]
+    flows, unfinished = _taint(index.files, texts or {})
+    result = pending()
     findings = combine(flows, result.findings, hits, files)
     confirmed = sum(f.confirmed for f in findings)
     return SecurityReport(

@@ -138,10 +138,10 @@ def from_bandit(f: Finding, sf: SourceFile | None, tests: set[str]) -> SecurityF
 def from_rule(hit: RuleHit, sf: SourceFile, tests: set[str]) -> SecurityFinding:
     """A tree-sitter rule hit (committed secret, clone into the working directory)."""
     test = sf.path in tests
-    line = hit.node.start_point[0] + 1
+    line = hit.line
     confirmed, reason = False, "a pattern worth a look; no attacker data was traced to it"
     if hit.rule == "hardcoded_secret":
-        value = sf.text(hit.value)[1:-1] if hit.value is not None else ""
+        value = hit.value[1:-1] if hit.value is not None else ""
         confirmed = not test and looks_secret(value)
         reason = "a literal secret-looking value is committed to the source" if confirmed \
             else "in test code or not secret-looking"
@@ -151,7 +151,7 @@ def from_rule(hit: RuleHit, sf: SourceFile, tests: set[str]) -> SecurityFinding:
         "clone into the working directory", cwe=hit.cwe,
         severity=_SEVERITY.get(hit.severity, "MEDIUM"),  # type: ignore[arg-type]
         precision="medium" if confirmed else "low", path=sf.path, line=line,
-        column=hit.node.start_point[1] + 1, message=redact(_line(sf, line)),
+        column=hit.column, message=redact(_line(sf, line)),
         confirmed=confirmed, in_test=test, reason=reason, tools=["tree-sitter"])
 
 
@@ -171,7 +171,7 @@ def combine(flows: list[Flow], bandit: list[Finding], hits: list[tuple[RuleHit, 
             credential_lines.add((issue.path, issue.line))
         out.append(from_bandit(issue, files.get(issue.path), tests))
     for hit, sf in hits:
-        if (sf.path, hit.node.start_point[0] + 1) not in credential_lines:
+        if (sf.path, hit.line) not in credential_lines:
             out.append(from_rule(hit, sf, tests))
     return sorted(out, key=lambda f: (not f.confirmed, f.path, f.line, f.column, f.rule_id))
 

@@ -19,14 +19,24 @@ _CWD = re.compile(r"^(\"\.\"|'\.'|os\.getcwd\(\)|Path\.cwd\(\)|os\.curdir)$")
 
 @dataclass(frozen=True)
 class RuleHit:
-    """A custom finding: the sink node, the value reaching it, and what it is."""
+    """A custom finding: where it is (1-based line and column), the source text of the value
+    reaching it, and what it is. Positions, not nodes: a node holds its file's whole tree."""
 
     rule: str
-    node: Node
-    value: Node | None
+    line: int
+    column: int
+    value: str | None
     cwe: int
     severity: str
     text: str
+
+    @classmethod
+    def at(cls, sf: SourceFile, rule: str, node: Node, value: Node | None, cwe: int,
+           severity: str, text: str) -> RuleHit:
+        """A finding at ``node`` about ``value``."""
+        line, column = node.start_point
+        return cls(rule, line + 1, column + 1, sf.text(value) if value is not None else None,
+                   cwe, severity, text)
 
 
 def _clone_parts(sf: SourceFile, node: Node) -> list[str] | None:
@@ -54,7 +64,7 @@ def clone_into_cwd(sf: SourceFile) -> list[RuleHit]:
         if method == "clone_from" and positional:
             dest = positional[1] if len(positional) > 1 else keywords.get("to_path")
             if dest is None or _CWD.match(sf.text(dest)):
-                hits.append(_clone_hit(call, positional[0]))
+                hits.append(_clone_hit(sf, call, positional[0]))
             continue
         if not positional:
             continue
@@ -67,7 +77,7 @@ def clone_into_cwd(sf: SourceFile) -> list[RuleHit]:
         if into_cwd and (cwd is None or _CWD.match(sf.text(cwd))):
             url = positional[0].named_children[-1] if positional[0].type == "list" and \
                 positional[0].named_children else positional[0]
-            hits.append(_clone_hit(call, url))
+            hits.append(_clone_hit(sf, call, url))
     return hits
 
 
@@ -87,14 +97,15 @@ def hardcoded_secrets(sf: SourceFile) -> list[RuleHit]:
         if value is None or len(value) < 12 or " " in value:
             continue
         if _SECRET_VALUE.match(value) or _SECRET_NAME.search(sf.text(target)):
-            hits.append(RuleHit("hardcoded_secret", value_node.parent or value_node, value_node,
-                                798, "HIGH", f"Secret-looking literal assigned to "
-                                f"{sf.text(target)[:40]}: {value[:4]}… ({len(value)} chars)."))
+            hits.append(RuleHit.at(sf, "hardcoded_secret", value_node.parent or value_node,
+                                   value_node, 798, "HIGH", f"Secret-looking literal assigned "
+                                   f"to {sf.text(target)[:40]}: {value[:4]}… ({len(value)} "
+                                   "chars)."))
     return hits
 
 
-def _clone_hit(call: Node, url: Node | None) -> RuleHit:
+def _clone_hit(sf: SourceFile, call: Node, url: Node | None) -> RuleHit:
     """A clone-into-working-directory finding."""
-    return RuleHit("clone_into_cwd", call, url, 668, "MEDIUM",
+    return RuleHit.at(sf, "clone_into_cwd", call, url, 668, "MEDIUM",
                    "git clone writes into the current working directory instead of an "
                    "isolated temporary directory.")

@@ -58,11 +58,13 @@ def _identity(obj: object, exact: bool) -> object:
         return 0
     if isinstance(obj, FuncRef):
         # One function however many times its ``def`` or ``lambda`` was evaluated.
-        return (obj.sf.path, obj.node.id)
+        return (obj.sf.path, obj.start)
     if exact or not isinstance(obj, Instance | Bound):
-        return id(obj)
+        # A class lives as long as the program, so its id is its own; every other object
+        # carries a serial number.
+        return id(obj) if isinstance(obj, ClassRef) else getattr(obj, "serial", id(obj))
     if isinstance(obj, Bound):
-        return (id(obj.func), id(obj.instance.cls))
+        return (obj.func.sf.path, obj.func.start, id(obj.instance.cls))
     return id(obj.cls)
 
 
@@ -96,7 +98,7 @@ def _state(instance: Instance | None, exact: bool = True) -> object:
 
 def clean_key(node: Node, sf: SourceFile, instance: Instance | None) -> Key:
     """The memo key of a function run with nothing tainted (as a root or as a callee)."""
-    return (node.id, sf.path, ("clean", _state(instance)))
+    return (node.start_byte, sf.path, ("clean", _state(instance)))
 
 
 def _key(func: FuncRef, args: Args, instance: Instance | None, exact: bool) -> Key:
@@ -106,8 +108,8 @@ def _key(func: FuncRef, args: Args, instance: Instance | None, exact: bool) -> K
     # Arguments untainted, with no object and no name cannot change what the callee does.
     if not any(v.kinds or v.flags or v.inst is not None or v.ref is not None
                for v in (*args[0], *args[1].values())):
-        return (func.node.id, func.sf.path, ("clean", _state(instance, exact)))
-    return (func.node.id, func.sf.path, (tuple(_shape(v, exact) for v in args[0]),
+        return (func.start, func.sf.path, ("clean", _state(instance, exact)))
+    return (func.start, func.sf.path, (tuple(_shape(v, exact) for v in args[0]),
                                          tuple(sorted((k, _shape(v, exact)) for k, v in
                                                       args[1].items())),
                                          _state(instance, exact)))
@@ -138,7 +140,7 @@ class Callees:
         self.active: dict[Key, Val] = {}
         #: The active calls by the shape recursion is recognised by.
         self.running: dict[Key, Key] = {}
-        #: How many of those calls each function has, by (node id, path): a call of a
+        #: How many of those calls each function has, by (start byte, path): a call of a
         #: function with none cannot be a recursion, so its memo key is all it needs.
         self.live: Counter[tuple[int, str]] = Counter()
         #: Per call being interpreted (innermost last): the active calls whose provisional
@@ -150,7 +152,7 @@ class Callees:
         self.raises: dict[Key, Val] = {}
 
     def forget(self, functions: set[tuple[str, int]]) -> None:
-        """Forget the results of these functions, by (path, node id): the state they read
+        """Forget the results of these functions, by (path, start byte): the state they read
         changed."""
         for store in (self.memo, self.pending, self.raises):
             for key in [k for k in store if (k[1], k[0]) in functions]:
@@ -169,8 +171,7 @@ class Callees:
         at = caller.at(node, f"passed to {func.name}()")
         passed = [_opaque(v).step(at) for v in args[0]]
         keyed = {k: _opaque(v).step(at) for k, v in args[1].items()}
-        key, function = _key(func, (passed, keyed), instance, True), (func.node.id,
-                                                                       func.sf.path)
+        key, function = _key(func, (passed, keyed), instance, True), (func.start, func.sf.path)
         if not self.live[function] and key in self.memo:
             return self._recall(caller, key, instance)
         kind = _key(func, (passed, keyed), instance, False)

@@ -21,7 +21,7 @@ from courtroom.detectives.security.taint.callee import (
 )
 from courtroom.detectives.security.taint.entry import Entry, called_names, entry_points
 from courtroom.detectives.security.taint.frame import Args, Env, Frame, Signature
-from courtroom.detectives.security.taint.handlers import Registry, registrations
+from courtroom.detectives.security.taint.handlers import Registration, Registry, registrations
 from courtroom.detectives.security.taint.library import Sink
 from courtroom.detectives.security.taint.params import parameters
 from courtroom.detectives.security.taint.program import (
@@ -31,6 +31,7 @@ from courtroom.detectives.security.taint.program import (
     Instance,
     ModuleInfo,
     Program,
+    definition_at,
 )
 from courtroom.detectives.security.taint.state import Shared
 from courtroom.detectives.security.taint.values import (
@@ -49,13 +50,15 @@ from courtroom.detectives.security.taint.values import (
 #: passes after the first run again only the functions that name a variable whose taint
 #: grew, as roots and as callees (the others' memoised results stand).
 MAX_PASSES = 3
+#: Where a function lies in its file: start and end byte.
+Span = tuple[int, int]
 
 
 class Engine:
     """The analysis of one repository; ``flows`` holds what it found."""
 
     def __init__(self, files: list[SourceFile], texts: dict[str, str] | None = None) -> None:
-        self.program = Program(files)
+        self.program = Program()
         self.files = files
         self.texts = texts or {}
         self.signatures: dict[tuple[str, int], Signature] = {}
@@ -64,25 +67,29 @@ class Engine:
         self.shared = Shared()
         self._globals: dict[str, Env] = {}
         self._computing: set[str] = set()
-        self._entries: dict[int, Entry] = {}
+        #: Entry points by file and start byte (a file's found when its roots first run).
+        self._entries: dict[str, dict[int, Entry]] = {}
+        self._registry = Registry([], [])
         self._called: set[str] = set()
         #: Files whose analysis could not finish, with the reason.
         self.unfinished: dict[str, str] = {}
 
     def run(self) -> list[Flow]:
         """Analyse every module and every function as a root."""
-        functions: list[tuple[SourceFile, list[Node]]] = []
-        found = [captures("taint", sf.root) for sf in self.files]
+        # Functions by where they lie (a node would hold its file's tree all along).
+        functions: list[tuple[SourceFile, list[Span]]] = []
+        found: list[Registration] = []
+        for sf in self.files:
+            root = sf.root  # (read once: every file's tree is read here, then in each pass)
+            self.program.add(sf, root)
+            nodes = captures("taint", root)
+            found += registrations(sf, nodes.get("call", []))
+            self._called |= called_names(sf, nodes.get("call", []))
+            functions.append((sf, [(n.start_byte, n.end_byte)
+                                   for n in nodes.get("function", [])]))
         # A handler may be registered in another module (a URLconf): gather them all first.
-        registry = Registry([r for sf, f in zip(self.files, found, strict=True)
-                             for r in registrations(sf, f.get("call", []))],
-                            [d for m in self.program.modules.values() for d in m.defs.values()
-                             if isinstance(d, ClassRef)])
-        for sf, nodes in zip(self.files, found, strict=True):
-            defs, call_nodes = nodes.get("function", []), nodes.get("call", [])
-            self._entries.update(entry_points(sf, defs, registry))
-            self._called |= called_names(sf, call_nodes)
-            functions.append((sf, defs))
+        self._registry = Registry(found, [d for m in self.program.modules.values()
+                                          for d in m.defs.values() if isinstance(d, ClassRef)])
         roots, base = functions, self.callees.work
         for _ in range(MAX_PASSES):
             # Each pass may interpret as many calls as a first pass over its roots would.
@@ -92,18 +99,25 @@ class Engine:
             if not self.shared.grown or self.callees.work <= 0:
                 break  # (a spent budget would only cut the calls of another pass)
             names = [name.encode() for name in self.shared.grown]
-            roots = [(sf, [node for node in defs if any(
-                name in sf.source[node.start_byte:node.end_byte] for name in names)])
-                for sf, defs in functions]
+            roots = [(sf, [(start, end) for start, end in spans if any(
+                name in sf.source[start:end] for name in names)])
+                for sf, spans in functions]
             # What those functions computed before the shared state grew is stale.
-            self.callees.forget({(sf.path, node.id) for sf, defs in roots for node in defs})
+            self.callees.forget({(sf.path, start) for sf, spans in roots
+                                 for start, _end in spans})
         return self._finish()
 
-    def _pass(self, roots: list[tuple[SourceFile, list[Node]]]) -> None:
+    def _pass(self, roots: list[tuple[SourceFile, list[Span]]]) -> None:
         """Interpret every module and, as roots, the functions given."""
-        for sf, defs in roots:
+        for sf, spans in roots:
             try:
                 self.module_env(sf)
+                # (One read of the tree for all of a file's roots; none when it has none.)
+                root = sf.root if spans else None
+                defs = [definition_at(root, start) for start, _end in spans] \
+                    if root is not None else []
+                if sf.path not in self._entries:  # (the first pass has every function)
+                    self._entries[sf.path] = entry_points(sf, defs, self._registry)
                 for node in defs:
                     self._root(sf, node)
             except RecursionError:
@@ -141,7 +155,7 @@ class Engine:
         return env
 
     def _root(self, sf: SourceFile, node: Node) -> None:
-        entry = self._entries.get(node.id)
+        entry = self._entries[sf.path].get(node.start_byte)
         owner = self._owner(sf, node)
         called = sf.text(node.child_by_field_name("name")) in self._called
         plain = entry is None and called

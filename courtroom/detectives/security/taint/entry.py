@@ -190,7 +190,7 @@ def _handler(sf: SourceFile, func: Node, registry: Registry,
 
 
 def entry_points(sf: SourceFile, functions: list[Node], registry: Registry) -> dict[int, Entry]:
-    """Node id -> entry description, for every entry-point function of a file."""
+    """Start byte -> entry description, for every entry-point function of a file."""
     applying = [f for f in FRAMEWORKS if f.applies(sf.source)]
     out: dict[int, Entry] = {}
     for node in functions:
@@ -203,5 +203,5 @@ def entry_points(sf: SourceFile, functions: list[Node], registry: Registry) -> d
         elif entry is None and exposing:
             entry = Entry(f"a function exposed by @{exposing[0]}", False, LOCAL)
         if entry is not None:
-            out[node.id] = entry
+            out[node.start_byte] = entry
     return out

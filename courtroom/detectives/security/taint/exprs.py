@@ -205,7 +205,8 @@ def evaluate(frame: Frame, node: Node) -> Val:
     if kind in _LITERAL_TYPES:
         return _literal(frame, node)
     if kind == "lambda":
-        return Val(inst=FuncRef(frame.sf, node, frame.engine.program.module_of(frame.sf)))
+        return Val(inst=FuncRef(frame.sf, node.start_byte,
+                                frame.engine.program.module_of(frame.sf), "lambda"))
     if kind == "subscript":
         value, index = node.child_by_field_name("value"), node.child_by_field_name("subscript")
         idx = _slice(frame, index) if index is not None and index.type == "slice" \

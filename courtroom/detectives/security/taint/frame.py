@@ -22,7 +22,9 @@ Env = dict[str, Val]
 Args = tuple[list[Val], dict[str, Val]]
 #: A function's parameter names (``*args``/``**kw`` keep their stars), each with its
 #: default when that is a literal.
-Signature = tuple[tuple[str, Node | None], ...]
+#: Parameter names, each with where its literal default lies (start and end byte), if any:
+#: spans, not nodes, so a signature read once does not hold its file's tree.
+Signature = tuple[tuple[str, tuple[int, int] | None], ...]
 
 
 class Interpreter(Protocol):
@@ -33,7 +35,7 @@ class Interpreter(Protocol):
     #: Text files of the repository by path: templates (what a render call reads) and
     #: dependency files (which library versions the code runs with).
     texts: dict[str, str]
-    #: Signatures of the repository's functions read so far, by (path, node id).
+    #: Signatures of the repository's functions read so far, by (path, start byte).
     signatures: dict[tuple[str, int], Signature]
 
     def evaluate(self, frame: Frame, node: Node) -> Val:

@@ -88,11 +88,6 @@ def registrations(sf: SourceFile, calls: list[Node]) -> list[Registration]:
     return out
 
 
-def _class_name(cls: ClassRef) -> str:
-    name = cls.node.child_by_field_name("name")
-    return cls.sf.text(name) if name is not None else ""
-
-
 class Registry:
     """The registrations of a repository and its classes, asked about one function at a time."""
 
@@ -103,7 +98,7 @@ class Registry:
             self._registered[reg.name, reg.module].add(reg)
         self._classes: dict[str, list[ClassRef]] = defaultdict(list)
         for cls in classes:
-            self._classes[_class_name(cls)].append(cls)
+            self._classes[cls.name].append(cls)
         self._frameworks: dict[tuple[str, int], list[Framework]] = {}
 
     def registered(self, sf: SourceFile, name: str) -> list[Registration]:
@@ -118,7 +113,7 @@ class Registry:
 
     def _derived(self, sf: SourceFile, cls: Node) -> list[Framework]:
         """The frameworks a class derives a handler base of (each class computed once)."""
-        key = (sf.path, cls.id)
+        key = (sf.path, cls.start_byte)
         if key in self._frameworks:
             return self._frameworks[key]
         self._frameworks[key] = []  # a cycle of bases ends here

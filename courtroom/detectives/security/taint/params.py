@@ -10,19 +10,20 @@ from courtroom.detectives.security.taint.values import CLEAN, Val, merge
 
 def parameters(frame: Frame, func: Node) -> list[tuple[str, Val]]:
     """Parameter names (``*args``/``**kw`` keep their stars) with their defaults' values."""
-    key = (frame.sf.path, func.id)
+    key = (frame.sf.path, func.start_byte)
     signature = frame.engine.signatures.get(key)
     if signature is None:
         # A function is run once per call shape: its signature is read once.
         signature = frame.engine.signatures[key] = _signature(frame, func)
     # A default is evaluated at every run, as before: an f-string's may read a global.
-    return [(name, CLEAN if value is None else frame.eval(value)) for name, value in signature]
+    return [(name, CLEAN if span is None else frame.eval(func.descendant_for_byte_range(*span)))
+            for name, span in signature]
 
 
 def _signature(frame: Frame, func: Node) -> Signature:
-    """Parameter names, each with its default when that is a literal."""
+    """Parameter names, each with where its default lies when that is a literal."""
     params = func.child_by_field_name("parameters")
-    out: list[tuple[str, Node | None]] = []
+    out: list[tuple[str, tuple[int, int] | None]] = []
     for p in params.named_children if params is not None else []:
         if p.type == "identifier":
             out.append((frame.sf.text(p), None))
@@ -34,7 +35,7 @@ def _signature(frame: Frame, func: Node) -> Signature:
             name = p.child_by_field_name("name") or next(
                 (c for c in p.named_children if c.type == "identifier"), None)
             value = p.child_by_field_name("value")
-            literal = value if value is not None and value.type in (
+            literal = (value.start_byte, value.end_byte) if value is not None and value.type in (
                 "string", "integer", "float", "true", "false", "none") else None
             if name is not None:
                 out.append((frame.sf.text(name), literal))

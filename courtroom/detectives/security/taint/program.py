@@ -10,30 +10,45 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from courtroom.detectives.parsing import Node, SourceFile
-from courtroom.detectives.security.taint.values import Step, Val
+from courtroom.detectives.security.taint.values import Step, Val, serial_number
 
 DEFS = ("function_definition", "class_definition")
+#: What a FuncRef or ClassRef may point at.
+_DEFINED = frozenset({*DEFS, "lambda"})
 #: The rule of a flow the analysis stopped following (its call chain went too deep): not
 #: a sink reached, but attacker data whose fate is unknown, so the scan is incomplete.
 BOUND_RULE = "analysis-bound"
 
 
+def definition_at(root: Node, start: int) -> Node:
+    """The ``def``, ``class`` or ``lambda`` that begins at byte ``start`` of a file."""
+    node = root.descendant_for_byte_range(start, start + 1) or root
+    while not (node.is_named and node.type in _DEFINED) and node.parent is not None:
+        node = node.parent
+    return node
+
+
 @dataclass(frozen=True, eq=False)
 class FuncRef:
-    """A function of the repository (a method when ``owner`` is set)."""
+    """A function of the repository (a method when ``owner`` is set).
+
+    It is known by where it begins, not by a node: a node holds its whole tree in memory,
+    and the analysis keeps functions (in values and memo keys) for as long as it runs.
+    """
 
     sf: SourceFile
-    node: Node
+    start: int
     module: str
+    #: The function's own name ("lambda" for a lambda).
+    name: str
     owner: ClassRef | None = None
 
-    @cached_property
-    def name(self) -> str:
-        """The function's own name (a lambda has none)."""
-        return _name(self.node) or "lambda"
+    @property
+    def node(self) -> Node:
+        """The function's node, in its file's tree as read now."""
+        return definition_at(self.sf.root, self.start)
 
 
 @dataclass(frozen=True, eq=False)
@@ -41,10 +56,17 @@ class ClassRef:
     """A class of the repository, with its methods and base-class names."""
 
     sf: SourceFile
-    node: Node
+    start: int
     module: str
-    methods: dict[str, Node]
+    name: str
+    #: Method name -> where its ``def`` begins.
+    methods: dict[str, int]
     bases: tuple[str, ...]
+
+    @property
+    def node(self) -> Node:
+        """The class's node, in its file's tree as read now."""
+        return definition_at(self.sf.root, self.start)
 
 
 @dataclass(eq=False)
@@ -53,6 +75,7 @@ class Instance:
 
     cls: ClassRef
     attrs: dict[str, Val] = field(default_factory=dict)
+    serial: int = field(default_factory=serial_number, init=False, repr=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,6 +84,7 @@ class Bound:
 
     func: FuncRef
     instance: Instance
+    serial: int = field(default_factory=serial_number, init=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -124,31 +148,34 @@ class ModuleInfo:
 class Program:
     """Every module of the repository, indexed by dotted name (``src/`` layouts too)."""
 
-    def __init__(self, files: list[SourceFile]) -> None:
+    def __init__(self) -> None:
         self.modules: dict[str, ModuleInfo] = {}
         self._module_names: dict[str, str] = {}
-        for sf in files:
-            name = module_name(sf.path)
-            info = ModuleInfo(sf, name)
-            for node in definitions(sf.root):
-                info.defs[_name(node)] = self._define(sf, node, name)
-            self.modules[name] = info
-            for prefix in ("src.", "lib."):
-                if name.startswith(prefix):
-                    self.modules.setdefault(name[len(prefix):], info)
+
+    def add(self, sf: SourceFile, root: Node) -> None:
+        """Index one module's top level (``root`` is its tree, as the caller read it)."""
+        name = module_name(sf.path)
+        info = ModuleInfo(sf, name)
+        for node in definitions(root):
+            info.defs[_name(node)] = self._define(sf, node, name)
+        self.modules[name] = info
+        for prefix in ("src.", "lib."):
+            if name.startswith(prefix):
+                self.modules.setdefault(name[len(prefix):], info)
 
     @staticmethod
     def _define(sf: SourceFile, node: Node, module: str) -> FuncRef | ClassRef:
         if node.type == "function_definition":
-            return FuncRef(sf, node, module)
+            return FuncRef(sf, node.start_byte, module, _name(node))
         body = node.child_by_field_name("body")
-        methods = {_name(n): n for n in definitions(body) if n.type == "function_definition"} \
+        methods = {_name(n): n.start_byte for n in definitions(body)
+                   if n.type == "function_definition"} \
             if body is not None else {}
         supers = node.child_by_field_name("superclasses")
         bases = tuple(c.text.decode("utf-8", "replace") for c in supers.named_children
                       if c.text and c.type in ("identifier", "attribute")) \
             if supers is not None else ()
-        return ClassRef(sf, node, module, methods, bases)
+        return ClassRef(sf, node.start_byte, module, _name(node), methods, bases)
 
     def module_of(self, sf: SourceFile) -> str:
         """The dotted name a file is indexed under."""
@@ -169,9 +196,9 @@ class Program:
 
     def method(self, cls: ClassRef, name: str, depth: int = 0) -> FuncRef | None:
         """A method by name on a class or (by name, within the repository) its bases."""
-        node = cls.methods.get(name)
-        if node is not None:
-            return FuncRef(cls.sf, node, cls.module, cls)
+        start = cls.methods.get(name)
+        if start is not None:
+            return FuncRef(cls.sf, start, cls.module, name, cls)
         if depth > 4:
             return None
         info = self.modules.get(cls.module)

@@ -24,7 +24,7 @@ class Shared:
 
     def of_class(self, cls: ClassRef) -> dict[str, Val]:
         """The attributes written on a class (by ``Cls.attr = ...`` or ``setattr``)."""
-        return self.classes.setdefault((cls.sf.path, cls.node.id), {})
+        return self.classes.setdefault((cls.sf.path, cls.start), {})
 
     def write(self, cells: dict[str, Val], name: str, value: Val) -> None:
         """Join ``value`` into a shared variable, noting its name when it gains taint.

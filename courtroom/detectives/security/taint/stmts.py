@@ -180,10 +180,11 @@ def _define(frame: Frame, node: Node) -> Env:
     name = frame.sf.text(inner.child_by_field_name("name"))
     module = frame.engine.program.module_of(frame.sf)
     if inner.type == "function_definition":
-        frame.env[name] = Val(inst=FuncRef(frame.sf, inner, module))
+        frame.env[name] = Val(inst=FuncRef(frame.sf, inner.start_byte, module, name))
     elif inner.type == "class_definition":
         found = frame.engine.program.resolve(f"{module}.{name}")
-        if isinstance(found, ClassRef) and found.node.id == inner.id:
+        if isinstance(found, ClassRef) and (found.sf.path, found.start) == \
+                (frame.sf.path, inner.start_byte):
             frame.env[name] = Val(inst=found)
     return frame.env
 

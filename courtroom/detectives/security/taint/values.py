@@ -8,6 +8,7 @@ tainted data got there (``steps``, the source-to-sink path a report shows).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -32,6 +33,16 @@ MAX_CONST = 4096
 SHELLS: Final = frozenset({"sh", "bash", "zsh", "dash", "ksh", "cmd", "cmd.exe", "powershell",
                            "pwsh", "env"})
 MAX_STEPS = 12
+_SERIALS = itertools.count(1)
+
+
+def serial_number() -> int:
+    """A number no other object of this process is given: what a memo key knows a
+    transient object by (its ``id`` may be handed to a new object once it is freed, and a
+    stale memo entry would then match)."""
+    return next(_SERIALS)
+
+
 _PATH: Final = frozenset({"path"})
 
 

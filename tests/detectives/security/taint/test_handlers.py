@@ -39,7 +39,9 @@ def test_a_local_registrar_registers_without_a_framework() -> None:
 
 def _registry(files: dict[str, str]) -> tuple[Registry, Program]:
     parsed = [parse_bytes(p, t.encode()) for p, t in files.items()]
-    program = Program(parsed)
+    program = Program()
+    for sf in parsed:
+        program.add(sf, sf.root)
     classes = [d for m in program.modules.values() for d in m.defs.values()
                if isinstance(d, ClassRef)]
     return Registry([], classes), program

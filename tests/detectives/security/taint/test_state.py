@@ -24,7 +24,9 @@ def test_a_write_joins_and_notes_only_new_taint() -> None:
 
 
 def test_each_class_has_its_own_attributes() -> None:
-    program = Program([parse_bytes("m.py", b"class A:\n    pass\n\n\nclass B:\n    pass\n")])
+    sf = parse_bytes("m.py", b"class A:\n    pass\n\n\nclass B:\n    pass\n")
+    program = Program()
+    program.add(sf, sf.root)
     a, b = program.resolve("m.A"), program.resolve("m.B")
     assert isinstance(a, ClassRef) and isinstance(b, ClassRef)
     shared = Shared()

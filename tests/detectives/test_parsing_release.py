@@ -1,0 +1,90 @@
+"""A released index: trees parsed again on demand, within a budget of source bytes."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from courtroom.detectives import REGISTRY, run_detectives
+from courtroom.detectives.base import Case
+from courtroom.detectives.parsing import (
+    SourceFile,
+    SourceIndex,
+    TreeCache,
+    parse_bytes,
+    release_trees,
+    source_index,
+)
+from courtroom.models import Evidence
+from detectives.conftest import OpenCase
+from detectives.submissions import flawed_submission
+
+
+def _index(sizes: list[int]) -> SourceIndex:
+    """Files of the given sizes (each a run of assignments), in path order."""
+    files = [parse_bytes(f"m{i}.py", b"x = 1\n" * (size // 6)) for i, size in enumerate(sizes)]
+    return SourceIndex(files, [], len(files))
+
+
+def _text(sf: SourceFile) -> bytes:
+    return sf.source[sf.root.start_byte:sf.root.end_byte]
+
+
+def test_a_repository_within_the_budget_is_never_parsed_twice() -> None:
+    index = _index([600, 600, 600])
+    cache = TreeCache(budget=10_000)
+    index.release(cache)
+    for sf in index.files * 2:
+        assert isinstance(sf.tree, TreeCache) and _text(sf) == sf.source
+    assert cache.parsed == 0
+
+
+def test_past_the_budget_the_least_recently_read_tree_is_parsed_again() -> None:
+    index = _index([600, 600, 600])
+    cache = TreeCache(budget=1_300)  # two files' worth
+    index.release(cache)  # keeps the last two
+    first, second, third = index.files
+    assert _text(second) and _text(third) and cache.parsed == 0
+    assert _text(first) == first.source and cache.parsed == 1  # drops second
+    assert _text(third) and cache.parsed == 1
+    assert _text(second) and cache.parsed == 2
+
+
+def test_releasing_twice_or_before_the_index_exists_changes_nothing(
+        tmp_path: Path, open_case: OpenCase) -> None:
+    case = open_case(flawed_submission(tmp_path / "r"))
+    release_trees(case.workspace)  # nothing built yet: nothing to release, nothing built
+    assert source_index.peek(case.workspace) is None
+    index = source_index(case.workspace)
+    release_trees(case.workspace)
+    caches = {id(sf.tree) for sf in index.files}
+    release_trees(case.workspace)
+    assert {id(sf.tree) for sf in index.files} == caches and len(caches) == 1
+
+
+def test_the_runner_releases_the_trees_when_one_detective_is_left(
+        tmp_path: Path, open_case: OpenCase, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[bool] = []
+    first_done = threading.Event()
+
+    def quick(case: Case) -> list[Evidence]:
+        source_index(case.workspace)
+        first_done.set()
+        return []
+
+    def last(case: Case) -> list[Evidence]:
+        index = source_index(case.workspace)
+        first_done.wait(5)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and not isinstance(index.files[0].tree, TreeCache):
+            time.sleep(0.01)
+        seen.append(all(isinstance(sf.tree, TreeCache) for sf in index.files))
+        return []
+
+    monkeypatch.setitem(REGISTRY, "zz_quick", quick)
+    monkeypatch.setitem(REGISTRY, "zz_last", last)
+    run_detectives(open_case(flawed_submission(tmp_path / "r")), only=["zz_quick", "zz_last"])
+    assert seen == [True]
