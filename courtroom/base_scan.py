@@ -100,7 +100,7 @@ def scan_base(root: Path, sha: str, config: AuditConfig) -> BaseFindings:
     with tempfile.TemporaryDirectory(prefix="courtroom-base-scan-") as folder:
         copy_sources(root, sha, Path(folder))
         ws = Workspace(Path(folder), "base", ignore=config.skips())
-        report = build_report(examined(ws, source_index(ws)))
+        report = build_report(examined(ws, source_index(ws)), alone=True)
         keys = fingerprints(report.findings, line_reader(ws.read_text))
     found = BaseFindings(base=sha, findings=list(zip(keys, report.findings, strict=True)))
     _store(where, found)

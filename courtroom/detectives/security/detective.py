@@ -23,7 +23,7 @@ from courtroom.detectives.parsing import (
 )
 from courtroom.detectives.repo.listing import ZIPAPP_SUFFIXES, bytecode_without_source
 from courtroom.detectives.repo.workspace import Workspace, python_source
-from courtroom.detectives.security.report import combine
+from courtroom.detectives.security.report import combine, nonproduction_paths
 from courtroom.detectives.security.rules import clone_into_cwd, hardcoded_secrets
 from courtroom.detectives.security.scanner import start_scan
 from courtroom.detectives.security.taint import Engine, Flow, pins, templates
@@ -101,18 +101,24 @@ def _taint(files: list[SourceFile],
     return sorted(flows.values(), key=lambda f: (f.path, f.line, f.column, f.rule)), unfinished
 
 
-def build_report(index: SourceIndex, texts: dict[str, str] | None = None) -> SecurityReport:
+def build_report(index: SourceIndex, texts: dict[str, str] | None = None, *,
+                 alone: bool = False) -> SecurityReport:
     """Scan a parsed repository (with its templates and dependency files, by path): taint
-    flows, bandit issues and tree-sitter rules."""
+    flows, bandit issues and tree-sitter rules. ``alone``: nothing else reads the index (a
+    base commit's scan), so its trees are released before the taint analysis, as the runner
+    does when the security detective is the last one running."""
     files = {sf.path: sf for sf in index.files}
     pending = start_scan([(sf.path, sf.source) for sf in index.files])
-    # Before the taint analysis, while the trees are most likely still held: after it, a
-    # large tree's would be parsed again.
+    # What reads every file's tree runs before the taint analysis, while the trees are most
+    # likely still held: after it, a large repository's would be parsed again.
     hits = [(hit, sf) for sf in index.files
             for hit in (*clone_into_cwd(sf), *hardcoded_secrets(sf))]
+    tests = nonproduction_paths(files)
+    if alone:
+        index.release()
     flows, unfinished = _taint(index.files, texts or {})
     result = pending()
-    findings = combine(flows, result.findings, hits, files)
+    findings = combine(flows, result.findings, hits, files, tests)
     confirmed = sum(f.confirmed for f in findings)
     return SecurityReport(
         files_examined=len(index.files), bandit_scanned=result.scanned,

@@ -156,9 +156,9 @@ def from_rule(hit: RuleHit, sf: SourceFile, tests: set[str]) -> SecurityFinding:
 
 
 def combine(flows: list[Flow], bandit: list[Finding], hits: list[tuple[RuleHit, SourceFile]],
-            files: dict[str, SourceFile]) -> list[SecurityFinding]:
-    """Every finding once: a bandit issue on a traced sink joins that flow's finding."""
-    tests = nonproduction_paths(files)
+            files: dict[str, SourceFile], tests: set[str]) -> list[SecurityFinding]:
+    """Every finding once: a bandit issue on a traced sink joins that flow's finding
+    (``tests``: the paths of ``nonproduction_paths``)."""
     out = [from_flow(f, files.get(f.path), tests) for f in flows]
     traced = {(f.path, f.line, f.rule_id.split("/")[1]): f for f in out}
     credential_lines = set()

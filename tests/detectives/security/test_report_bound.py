@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from courtroom.detectives.parsing import parse_bytes
-from courtroom.detectives.security.report import combine, from_flow
+from courtroom.detectives.security.report import combine, from_flow, nonproduction_paths
 from courtroom.detectives.security.taint import Flow, Step
 from courtroom.detectives.security.taint.program import BOUND_RULE
 
@@ -38,6 +38,6 @@ def test_a_cut_flow_is_kept_beside_the_confirmed_flows() -> None:
     sink = Flow("shell-injection", "shell", 78, "app/run.py", 1, 1, "os.system",
                 (Step("app/run.py", 1, 1, "reaches os.system()"),))
     files = {p: parse_bytes(p, SOURCE.encode()) for p in ("app/steps.py", "app/run.py")}
-    found = combine([cut("app/steps.py"), sink], [], [], files)
+    found = combine([cut("app/steps.py"), sink], [], [], files, nonproduction_paths(files))
     assert [(f.rule_id, f.confirmed) for f in found] == [
         ("courtroom/shell-injection", True), (f"courtroom/{BOUND_RULE}", False)]
