@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -57,23 +58,38 @@ def _say(line: str) -> None:
     print(f"courtroom: {log_line(line)}", file=sys.stderr)  # lines quote the tree's file
 
 
-def _merge(
-    given: Mapping[str, Any], file: FileSettings | None
-) -> tuple[dict[str, Any], dict[str, str]]:
+@dataclass
+class Merged:
+    """Flags and a file merged: the values, where each came from (as said to the user), and
+    which the file decided, alone or joined with a flag's (the verdict records those)."""
+
+    fields: dict[str, Any]
+    sources: dict[str, str]
+    by_file: set[str] = field(default_factory=set)
+    joined: set[str] = field(default_factory=set)
+
+
+def _merge(given: Mapping[str, Any], file: FileSettings | None) -> Merged:
     """Flags win; the file fills the rest; a tighten-only setting takes the stricter of
     both (the rows' trust, courtroom.settings.schema)."""
     fields = {k: v for k, v in given.items() if v is not None and v != ()}
-    sources = {k: "flag" for k in fields if k not in ("target", "out_dir", "api_key", "base_url")}
+    merged = Merged(fields, {k: "flag" for k in fields
+                             if k not in ("target", "out_dir", "api_key", "base_url")})
     if file is None:
-        return fields, sources
+        return merged
     values, src = dict(file.values), file.source
     if not file.trusted and "ignore" in values:
         values["tree_ignore"] = values.pop("ignore")
     for key, value in values.items():
-        joined = _joined(key, fields[key], value, src) if key in fields else (value, src)
+        if key not in fields:
+            fields[key], merged.sources[key] = value, src
+            merged.by_file.add(key)
+            continue
+        joined = _joined(key, fields[key], value, src)
         if joined is not None:
-            fields[key], sources[key] = joined
-    return fields, sources
+            fields[key], merged.sources[key] = joined
+            merged.joined.add(key)
+    return merged
 
 
 def _joined(field: str, ours: Any, theirs: Any, src: str) -> tuple[Any, str] | None:
@@ -94,8 +110,8 @@ def _no_loosening(file: FileSettings, from_base: bool,
         return file
     loose = {s.field: s.key for s in SETTINGS if s.trust == "tighten"
              and s.field in file.values and s.value.loosens(file.values[s.field])}
-    for field, key in loose.items():
-        say(f"{file.source}: {key} {file.values[field]} ignored: only the workflow, "
+    for name, key in loose.items():
+        say(f"{file.source}: {key} {file.values[name]} ignored: only the workflow, "
             "--config FILE or a pull request's base commit may loosen the gate")
     if not loose:
         return file
@@ -153,8 +169,9 @@ def batch_fields(
     file = load_operator_file(config_file) if operator and config_file else None
     if file is not None and "pdf" in file.values:
         raise ConfigError(f"{file.source}: pdf: give each submission's PDF in the manifest")
-    fields, sources = _merge(given, file)
-    if file is not None and file.base is not None and sources.get("rubric_path") == file.source:
+    merged = _merge(given, file)
+    fields, sources = merged.fields, merged.sources
+    if file is not None and file.base is not None and "rubric_path" in merged.by_file:
         fields["rubric_path"] = file.base / str(fields["rubric_path"])
     _check_gate(fields, sources)
     return fields, sources
@@ -179,9 +196,9 @@ def _repo_file(
 
 
 def _provenance(chosen: ChosenFile, config_file: Path | None, pull: PullBase | None,
-                fields: Mapping[str, Any], root: Path, scratch: Path | None) -> SettingsSource:
+                merged: Merged, root: Path, scratch: Path | None) -> SettingsSource:
     """Which settings the audited repository's own files decided, for the verdict."""
-    file, sources = chosen.file, fields["sources"]
+    file, fields = chosen.file, merged.fields
     config: ConfigOrigin = ("ignored" if config_file == NO_CONFIG else "operator" if config_file
               else "absent" if file is None else "base" if pull else "tree")
     rubric = Path(fields.get("rubric_path") or default_rubric_path())
@@ -189,10 +206,9 @@ def _provenance(chosen: ChosenFile, config_file: Path | None, pull: PullBase | N
     where: RubricOrigin = ("bundled" if rubric in shipped
              else "base" if scratch is not None and rubric.is_relative_to(scratch)
              else "tree" if rubric.resolve().is_relative_to(root.resolve()) else "operator")
-    src = "" if file is None or config == "operator" else file.source
-    mine = {FILE_KEYS[key.removeprefix("tree_")] for key, value in sources.items()
-            if src and key.removeprefix("tree_") in FILE_KEYS
-            and (value == src or value.startswith(f"{src};") or value.endswith(f" {src}"))}
+    decided = set() if config == "operator" else merged.by_file | merged.joined
+    mine = {FILE_KEYS[key.removeprefix("tree_")] for key in decided
+            if key.removeprefix("tree_") in FILE_KEYS}
     return SettingsSource(config=config, rubric=where, from_tree=sorted(mine))
 
 
@@ -225,7 +241,8 @@ def effective_config(
     if file is not None:
         file, dropped = _untrusted(file, given, say)
         file = _no_loosening(file, pull is not None and not chosen.unknown, say)
-    fields, sources = _merge(given, file)
+    merged = _merge(given, file)
+    fields, sources = merged.fields, merged.sources
     for key in dropped:
         sources.setdefault(key, f"default ({TREE_FILE} ignored under the workflow's gate)")
     for key, why in chosen.dropped.items():
@@ -236,13 +253,14 @@ def effective_config(
         fields["fail_closed"] = (*unknown, *_pull_base(fields, sources, pull))
     fields.setdefault("judges", choose_judges(None, env))
     sources.setdefault("judges", "default")
-    # A base rubric's source no longer names the file, so _paths leaves it as it is.
-    base_rubric_path(fields, sources, root, pull, scratch)
-    resolve_paths(fields, sources, file, root, pdf_base, say)
+    # A rubric read from the base commit is resolved already: resolve_paths leaves it.
+    from_base = {"rubric_path"} if base_rubric_path(fields, sources, root, pull, scratch) \
+        else set()
+    resolve_paths(fields, sources, file, merged.by_file - from_base, root, pdf_base, say)
     _check_gate(fields, sources)
     cache_outside(fields, root, env)
     fields["sources"] = sources
-    fields["settings_source"] = _provenance(chosen, config_file, pull, fields, root, scratch)
+    fields["settings_source"] = _provenance(chosen, config_file, pull, merged, root, scratch)
     return _validated(fields)
 
 

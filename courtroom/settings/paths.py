@@ -7,7 +7,7 @@ opinion cache never lies inside the audited tree.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -38,14 +38,15 @@ def _pdf(value: Any, root: Path, base: Path | None) -> PdfLookup:
 def base_rubric_path(
     fields: dict[str, Any], sources: dict[str, str], root: Path, pull: PullBase | None,
     scratch: Path | None,
-) -> None:
-    """On a pull request, a rubric inside the repository is read as the base commit has it."""
+) -> bool:
+    """On a pull request, a rubric inside the repository is read as the base commit has it
+    (True when it was: the rubric's path is then resolved)."""
     if pull is None or pull.sha is None or "rubric_path" not in fields:
-        return
+        return False
     value, source = fields["rubric_path"], sources["rubric_path"]
     if isinstance(value, Path):  # a flag or input: only a path inside the tree is the PR's
         if not value.is_relative_to(root):
-            return
+            return False
         value = value.relative_to(root).as_posix()
     if scratch is None:
         raise ConfigError("a pull request's rubric needs a folder outside the tree to be read")
@@ -55,6 +56,7 @@ def base_rubric_path(
     sources["rubric_path"] = (f"{source}; the file as {base} has it"
                               if rubric.is_relative_to(scratch)
                               else _bundled_source(source, str(value), base))
+    return True
 
 
 def _bundled_source(source: str, name: str, where: str) -> str:
@@ -66,12 +68,14 @@ def resolve_paths(
     fields: dict[str, Any],
     sources: dict[str, str],
     file: FileSettings | None,
+    by_file: Collection[str],
     root: Path,
     pdf_base: Path | None,
     say: Callable[[str], None],
 ) -> None:
-    """Resolve rubric and pdf: a file's paths from its folder (trusted) or inside the tree."""
-    if file is not None and sources.get("rubric_path") == file.source:
+    """Resolve rubric and pdf: a file's paths (``by_file``: the fields ``file`` decided)
+    from its folder (trusted) or inside the tree."""
+    if file is not None and "rubric_path" in by_file:
         rel = str(fields["rubric_path"])
         trusted_base = file.base if file.trusted else None
         bundled = named_rubric(rel)
@@ -87,7 +91,7 @@ def resolve_paths(
     if "pdf" not in fields:
         return
     base = pdf_base
-    if file is not None and sources.get("pdf") == file.source:
+    if file is not None and "pdf" in by_file:
         base = file.base if file.trusted else None
     lookup = _pdf(fields["pdf"], root, base)
     if lookup.refused is not None:

@@ -38,6 +38,16 @@ def test_the_trees_own_rubric_and_settings_are_named(tmp_path: Path) -> None:
         config="tree", rubric="bundled", from_tree=["gate", "ignore"])
 
 
+def test_a_value_the_file_joined_to_a_flags_is_the_trees_too(tmp_path: Path) -> None:
+    root = tree(tmp_path / "repo", "fail-below: 3\nignore: docs/**\n")
+    raised = _settle(root, tmp_path, fail_below=2.0, model="claude-x")
+    assert raised.fail_below == 3.0 and raised.sources["fail_below"] != "flag"
+    assert raised.settings_source.from_tree == ["fail-below", "ignore"]
+    # The flag's stricter minimum stands: the file decided nothing there.
+    kept = _settle(root, tmp_path, fail_below=4.0)
+    assert kept.fail_below == 4.0 and kept.settings_source.from_tree == ["ignore"]
+
+
 def test_config_none_ignores_the_trees_file_entirely(tmp_path: Path) -> None:
     root = tree(tmp_path / "repo", LENIENT, {"lenient.json": lenient_rubric("Lenient")})
     config = _settle(root, tmp_path, NO_CONFIG)

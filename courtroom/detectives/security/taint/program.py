@@ -25,6 +25,7 @@ BOUND_RULE = "analysis-bound"
 def definition_at(root: Node, start: int) -> Node:
     """The ``def``, ``class`` or ``lambda`` that begins at byte ``start`` of a file."""
     node = root.descendant_for_byte_range(start, start + 1) or root
+    # (From the keyword up: the ``lambda`` keyword's own type is "lambda", but unnamed.)
     while not (node.is_named and node.type in _DEFINED) and node.parent is not None:
         node = node.parent
     return node
