@@ -32,6 +32,11 @@ MAX_TREE_DEPTH = 1_000
 #: Source bytes whose trees a released index keeps (about 20 times as much memory, so some
 #: 340 MB): a repository below it (about 2,000 files of real code) is never parsed twice.
 KEPT_TREE_BYTES = 16_000_000
+#: Once the trees parsed again add up to this many times the released source, nothing more
+#: is dropped: files written to miss at every read (calls going round past the budget)
+#: then cost memory, as before trees were released, and not endless parsing. Real code
+#: parses about twice its source again at 5,000 files.
+REPARSE_FACTOR = 8
 
 Node = tree_sitter.Node
 
@@ -63,14 +68,21 @@ def captures(name: str, node: Node) -> dict[str, list[Node]]:
 
 class TreeCache:
     """The trees of a released index, parsed again on demand: least recently used first
-    out, within a budget of source bytes."""
+    out, within a budget of source bytes (and ``REPARSE_FACTOR``)."""
 
     def __init__(self, budget: int = KEPT_TREE_BYTES) -> None:
         self._budget, self._held = budget, 0
         self._trees: OrderedDict[str, tuple[int, tree_sitter.Tree]] = OrderedDict()
         self._lock = threading.Lock()
+        #: Source bytes released into the cache, and parsed again since.
+        self._released = self._reparsed = 0
         #: Trees parsed again so far: what a budget smaller than the repository costs.
         self.parsed = 0
+
+    def adopt(self, sf: SourceFile, tree: tree_sitter.Tree) -> None:
+        """Take over a released file's tree."""
+        self._released += len(sf.source)
+        self._keep(sf.path, len(sf.source), tree)
 
     def tree(self, sf: SourceFile) -> tree_sitter.Tree:
         """``sf``'s tree, parsed again when it is not kept."""
@@ -80,16 +92,19 @@ class TreeCache:
                 self._trees.move_to_end(sf.path)
                 return kept[1]
         tree = tree_sitter.Parser(language()).parse(sf.source)
-        self.keep(sf.path, len(sf.source), tree)
         self.parsed += 1
+        self._reparsed += len(sf.source)
+        self._keep(sf.path, len(sf.source), tree)
         return tree
 
-    def keep(self, path: str, size: int, tree: tree_sitter.Tree) -> None:
+    def _keep(self, path: str, size: int, tree: tree_sitter.Tree) -> None:
         """Keep a tree, dropping the least recently used past the budget (never the last)."""
         with self._lock:
             old = self._trees.pop(path, None)
             self._held += size - (old[0] if old is not None else 0)
             self._trees[path] = (size, tree)
+            if self._reparsed > REPARSE_FACTOR * self._released:
+                return
             while self._held > self._budget and len(self._trees) > 1:
                 self._held -= self._trees.popitem(last=False)[1][0]
 
@@ -147,7 +162,7 @@ class SourceIndex:
         kept = cache or TreeCache()
         for sf in self.files:
             if not isinstance(sf.tree, TreeCache):
-                kept.keep(sf.path, len(sf.source), sf.tree)
+                kept.adopt(sf, sf.tree)
                 sf.tree = kept
 
 

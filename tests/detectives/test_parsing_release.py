@@ -11,6 +11,7 @@ import pytest
 from courtroom.detectives import REGISTRY, run_detectives
 from courtroom.detectives.base import Case
 from courtroom.detectives.parsing import (
+    REPARSE_FACTOR,
     SourceFile,
     SourceIndex,
     TreeCache,
@@ -51,6 +52,18 @@ def test_past_the_budget_the_least_recently_read_tree_is_parsed_again() -> None:
     assert _text(first) == first.source and cache.parsed == 1  # drops second
     assert _text(third) and cache.parsed == 1
     assert _text(second) and cache.parsed == 2
+
+
+def test_files_made_to_miss_at_every_read_cost_memory_not_endless_parsing() -> None:
+    index = _index([600] * 4)
+    cache = TreeCache(budget=1)  # one tree kept: reading round and round misses every time
+    index.release(cache)
+    for _ in range(100):
+        for sf in index.files:
+            assert _text(sf) == sf.source
+    # Past REPARSE_FACTOR times the source every tree is kept: each dropped one is parsed
+    # once more, then never again (400 reads would otherwise have parsed 400 times).
+    assert cache.parsed <= (REPARSE_FACTOR + 1) * len(index.files) + 1
 
 
 def test_releasing_twice_or_before_the_index_exists_changes_nothing(
