@@ -28,7 +28,7 @@ from courtroom.baseline import (
     set_aside,
 )
 from courtroom.detectives.base import Case
-from courtroom.detectives.parsing import MAX_PARSE_BYTES, source_index
+from courtroom.detectives.parsing import MAX_PARSE_BYTES, TreeCache, source_index
 from courtroom.detectives.repo.listing import MAX_SOURCE_FILES, may_be_python
 from courtroom.detectives.repo.workspace import Workspace
 from courtroom.detectives.security.detective import build_report, examined
@@ -100,7 +100,7 @@ def scan_base(root: Path, sha: str, config: AuditConfig) -> BaseFindings:
     with tempfile.TemporaryDirectory(prefix="courtroom-base-scan-") as folder:
         copy_sources(root, sha, Path(folder))
         ws = Workspace(Path(folder), "base", ignore=config.skips())
-        report = build_report(examined(ws, source_index(ws)), alone=True)
+        report = build_report(examined(ws, source_index(ws)), release=TreeCache())
         keys = fingerprints(report.findings, line_reader(ws.read_text))
     found = BaseFindings(base=sha, findings=list(zip(keys, report.findings, strict=True)))
     _store(where, found)

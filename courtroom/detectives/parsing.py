@@ -30,7 +30,8 @@ MAX_PARSE_BYTES = 600_000
 #: so a hostile file nested thousands deep would cost minutes in the queries and walks.
 MAX_TREE_DEPTH = 1_000
 #: Source bytes whose trees a released index keeps (about 20 times as much memory, so some
-#: 340 MB): a repository below it (about 2,000 files of real code) is never parsed twice.
+#: 340 MB): a repository below three quarters of it (about 2,000 files of real code) is
+#: never parsed twice.
 KEPT_TREE_BYTES = 16_000_000
 #: Once the trees parsed again add up to this many times the released source, nothing more
 #: is dropped: files written to miss at every read (calls going round past the budget)
@@ -67,46 +68,60 @@ def captures(name: str, node: Node) -> dict[str, list[Node]]:
 
 
 class TreeCache:
-    """The trees of a released index, parsed again on demand: least recently used first
-    out, within a budget of source bytes (and ``REPARSE_FACTOR``)."""
+    """The trees of a released index, parsed again on demand, within a budget of source bytes.
+
+    Three quarters of the budget hold released trees (the index's last files) and are never
+    given up for a tree parsed again: the taint engine reads the files in path order, pass
+    after pass, and a least-recently-used cache over such scans would miss at every read.
+    The last quarter holds trees parsed again, the least recently read dropped first: a
+    function's callees often lie in a few other files. Past ``REPARSE_FACTOR`` nothing is
+    dropped any more.
+    """
 
     def __init__(self, budget: int = KEPT_TREE_BYTES) -> None:
-        self._budget, self._held = budget, 0
-        self._trees: OrderedDict[str, tuple[int, tree_sitter.Tree]] = OrderedDict()
         self._lock = threading.Lock()
+        self._released_room = budget * 3 // 4
+        self._recent_room = budget - self._released_room
+        self._released_trees: OrderedDict[str, tuple[int, tree_sitter.Tree]] = OrderedDict()
+        self._recent: OrderedDict[str, tuple[int, tree_sitter.Tree]] = OrderedDict()
+        self._held_released = self._held_recent = 0
         #: Source bytes released into the cache, and parsed again since.
         self._released = self._reparsed = 0
         #: Trees parsed again so far: what a budget smaller than the repository costs.
         self.parsed = 0
 
     def adopt(self, sf: SourceFile, tree: tree_sitter.Tree) -> None:
-        """Take over a released file's tree."""
-        self._released += len(sf.source)
-        self._keep(sf.path, len(sf.source), tree)
+        """Take over a released file's tree (in the index's order: the last ones stay)."""
+        size = len(sf.source)
+        with self._lock:
+            self._released += size
+            self._released_trees[sf.path] = (size, tree)
+            self._held_released += size
+            while self._held_released > self._released_room and len(self._released_trees) > 1:
+                self._held_released -= self._released_trees.popitem(last=False)[1][0]
 
     def tree(self, sf: SourceFile) -> tree_sitter.Tree:
         """``sf``'s tree, parsed again when it is not kept."""
+        # (One frame whether it is kept or not: the interpreter's stack depth, and so where
+        # a deeply nested file stops, must not depend on what the cache holds.)
         with self._lock:
-            kept = self._trees.get(sf.path)
+            kept = self._released_trees.get(sf.path) or self._recent.get(sf.path)
             if kept is not None:
-                self._trees.move_to_end(sf.path)
+                if sf.path in self._recent:
+                    self._recent.move_to_end(sf.path)
                 return kept[1]
         tree = tree_sitter.Parser(language()).parse(sf.source)
-        self.parsed += 1
-        self._reparsed += len(sf.source)
-        self._keep(sf.path, len(sf.source), tree)
-        return tree
-
-    def _keep(self, path: str, size: int, tree: tree_sitter.Tree) -> None:
-        """Keep a tree, dropping the least recently used past the budget (never the last)."""
+        size = len(sf.source)
         with self._lock:
-            old = self._trees.pop(path, None)
-            self._held += size - (old[0] if old is not None else 0)
-            self._trees[path] = (size, tree)
-            if self._reparsed > REPARSE_FACTOR * self._released:
-                return
-            while self._held > self._budget and len(self._trees) > 1:
-                self._held -= self._trees.popitem(last=False)[1][0]
+            self.parsed += 1
+            self._reparsed += size
+            self._recent[sf.path] = (size, tree)
+            self._held_recent += size
+            saturated = self._reparsed > REPARSE_FACTOR * self._released
+            while not saturated and self._held_recent > self._recent_room \
+                    and len(self._recent) > 1:
+                self._held_recent -= self._recent.popitem(last=False)[1][0]
+        return tree
 
 
 @dataclass
@@ -157,8 +172,8 @@ class SourceIndex:
 
     def release(self, cache: TreeCache | None = None) -> None:
         """Stop holding every tree: the cache keeps the last ones within its budget (all of
-        a repository smaller than it, so nothing is parsed twice) and parses the others
-        again when they are read."""
+        a repository smaller than three quarters of it, so nothing is parsed twice) and
+        parses the others again when they are read."""
         kept = cache or TreeCache()
         for sf in self.files:
             if not isinstance(sf.tree, TreeCache):
@@ -270,8 +285,9 @@ def source_index(ws: Workspace) -> SourceIndex:
     return build_index(ws)
 
 
-def release_trees(ws: Workspace) -> None:
-    """Release the trees of the workspace's index, if it was built (see the module)."""
+def release_trees(ws: Workspace) -> bool:
+    """Release the trees of the workspace's index; False when it is not built yet."""
     index = source_index.peek(ws)
     if index is not None:
         index.release()
+    return index is not None

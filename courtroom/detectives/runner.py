@@ -102,6 +102,8 @@ class _Run:
     deadline: float
     done: queue.Queue[_Outcome] = field(default_factory=queue.Queue)
     started: dict[str, float] = field(default_factory=dict)
+    #: Whether the parsed trees were released (see ``_schedule``).
+    released: bool = False
 
     def start(self, name: str, fn: Detective) -> None:
         # Daemon threads: a detective stuck past its deadline cannot hold the process open.
@@ -128,16 +130,17 @@ def _schedule(chosen: dict[str, Detective], run: _Run, workers: int) -> Iterator
             outcome = None
         if outcome is not None and outcome[0] in run.started:
             del run.started[outcome[0]]
-            if not pending and len(run.started) == 1:
-                # The one detective left (the security scan, on a large repository) reads
-                # the trees again through a bounded cache: holding every file's tree
-                # while its analysis grows would cost most of the audit's memory.
-                release_trees(run.case.workspace)
             yield outcome
         for name in run.overdue():
             del run.started[name]
             yield name, Detected([]), f"exceeded its {run.deadline:g} s deadline", \
                 run.deadline
+        if not run.released and not pending and len(run.started) <= 1:
+            # The one detective left (the security scan, on a large repository) reads
+            # the trees again through a bounded cache: holding every file's tree while
+            # its analysis grows would cost most of the audit's memory. (Asked again
+            # until the index exists: the last detective may be the one to build it.)
+            run.released = release_trees(run.case.workspace)
 
 
 def run_detectives(

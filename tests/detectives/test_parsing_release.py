@@ -43,15 +43,26 @@ def test_a_repository_within_the_budget_is_never_parsed_twice() -> None:
     assert cache.parsed == 0
 
 
-def test_past_the_budget_the_least_recently_read_tree_is_parsed_again() -> None:
-    index = _index([600, 600, 600])
-    cache = TreeCache(budget=1_300)  # two files' worth
-    index.release(cache)  # keeps the last two
-    first, second, third = index.files
-    assert _text(second) and _text(third) and cache.parsed == 0
-    assert _text(first) == first.source and cache.parsed == 1  # drops second
-    assert _text(third) and cache.parsed == 1
-    assert _text(second) and cache.parsed == 2
+def test_scans_in_order_past_the_budget_parse_only_what_is_not_kept() -> None:
+    index = _index([600] * 10)
+    cache = TreeCache(budget=4_000)  # three quarters keep the last five released trees
+    index.release(cache)
+    for scan in range(1, 4):
+        for sf in index.files:
+            assert _text(sf) == sf.source
+        # A least-recently-used cache would miss at every read of such a scan (10, 20, 30).
+        assert cache.parsed == 5 * scan
+
+
+def test_a_tree_parsed_again_is_kept_while_it_is_read_and_the_oldest_goes() -> None:
+    index = _index([600] * 6)
+    cache = TreeCache(budget=3_000)  # last three released kept; room for one parsed again
+    index.release(cache)
+    first, second = index.files[:2]
+    assert _text(first) and _text(first) and cache.parsed == 1
+    assert _text(second) and cache.parsed == 2  # drops first
+    assert _text(second) and _text(first) and cache.parsed == 3
+    assert all(_text(sf) for sf in index.files[3:]) and cache.parsed == 3
 
 
 def test_files_made_to_miss_at_every_read_cost_memory_not_endless_parsing() -> None:
@@ -92,7 +103,7 @@ def test_the_runner_releases_the_trees_when_one_detective_is_left(
         index = source_index(case.workspace)
         first_done.wait(5)
         deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and not isinstance(index.files[0].tree, TreeCache):
+        while time.monotonic() < deadline and not isinstance(index.files[-1].tree, TreeCache):
             time.sleep(0.01)
         seen.append(all(isinstance(sf.tree, TreeCache) for sf in index.files))
         return []

@@ -18,6 +18,7 @@ from courtroom.detectives.parsing import (
     MAX_PARSE_BYTES,
     SourceFile,
     SourceIndex,
+    TreeCache,
     parse_bytes,
     source_index,
 )
@@ -102,11 +103,11 @@ def _taint(files: list[SourceFile],
 
 
 def build_report(index: SourceIndex, texts: dict[str, str] | None = None, *,
-                 alone: bool = False) -> SecurityReport:
+                 release: TreeCache | None = None) -> SecurityReport:
     """Scan a parsed repository (with its templates and dependency files, by path): taint
-    flows, bandit issues and tree-sitter rules. ``alone``: nothing else reads the index (a
-    base commit's scan), so its trees are released before the taint analysis, as the runner
-    does when the security detective is the last one running."""
+    flows, bandit issues and tree-sitter rules. ``release``: nothing else reads the index
+    (a base commit's scan), so its trees go into this cache before the taint analysis, as
+    the runner has them released when the security detective is the last one running."""
     files = {sf.path: sf for sf in index.files}
     pending = start_scan([(sf.path, sf.source) for sf in index.files])
     # What reads every file's tree runs before the taint analysis, while the trees are most
@@ -114,8 +115,8 @@ def build_report(index: SourceIndex, texts: dict[str, str] | None = None, *,
     hits = [(hit, sf) for sf in index.files
             for hit in (*clone_into_cwd(sf), *hardcoded_secrets(sf))]
     tests = nonproduction_paths(files)
-    if alone:
-        index.release()
+    if release is not None:
+        index.release(release)
     flows, unfinished = _taint(index.files, texts or {})
     result = pending()
     findings = combine(flows, result.findings, hits, files, tests)

@@ -1,4 +1,4 @@
-"""build_report(alone=True): a scan nothing else reads releases the trees, same findings."""
+"""build_report(release=cache): a scan nothing else reads releases the trees, same findings."""
 
 from __future__ import annotations
 
@@ -28,8 +28,9 @@ def _index() -> SourceIndex:
 def test_a_scan_alone_releases_the_trees_and_finds_the_same() -> None:
     held, released = _index(), _index()
     shared = build_report(held)
-    alone = build_report(released, alone=True)
-    assert all(isinstance(sf.tree, TreeCache) for sf in released.files)
+    cache = TreeCache(budget=1)  # one tree kept: the analysis parses the files again
+    alone = build_report(released, release=cache)
+    assert all(sf.tree is cache for sf in released.files) and cache.parsed > 0
     assert not any(isinstance(sf.tree, TreeCache) for sf in held.files)
     assert alone == shared
     confirmed = {f.rule_id for f in alone.findings if f.confirmed}

@@ -14,20 +14,19 @@ not follow.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Final
 
-from courtroom.detectives.parsing import Node, SourceFile
+from courtroom.detectives.parsing import Node
 from courtroom.detectives.security.taint.frame import Args, Frame
+from courtroom.detectives.security.taint.keys import Key, call_key
 from courtroom.detectives.security.taint.params import bind_arguments
 from courtroom.detectives.security.taint.program import (
     BOUND_RULE,
-    Bound,
     ClassRef,
     Flow,
     FuncRef,
     Instance,
 )
-from courtroom.detectives.security.taint.values import CLEAN, NONE, Val, join, merge
+from courtroom.detectives.security.taint.values import CLEAN, Val, join, merge
 
 #: How many calls deep a chain is followed from a root. Each call costs the interpreter
 #: some 20 Python frames, so this bound keeps a chain well inside Python's default
@@ -43,38 +42,6 @@ MAX_ROUNDS = 4
 #: lambdas, ``partial`` and ``map`` made an ordinary application of 3,000 functions need
 #: about 1.2 per function, and a spent budget fails the gate closed.
 WORK_PER_FUNCTION, WORK_BASE = 2, 2000
-Key = tuple[int, str, tuple[object, ...]]
-#: The dotted parts of a name that recursion is recognised by: a recursion that walks a
-#: structure (``walk(e.left)``, ``walk(e.right)``) builds a longer name at every level,
-#: and telling those apart would run it 2**MAX_DEPTH times.
-_NAME_PARTS = 2
-#: The shape of a value with no taint, name, object or flag (equal to the tuple it stands for).
-_PLAIN: Final = (NONE, None, 0, NONE)
-
-
-def _identity(obj: object, exact: bool) -> object:
-    """An object as a memo key sees it: itself, or (not ``exact``) what kind of object it is."""
-    if obj is None:
-        return 0
-    if isinstance(obj, FuncRef):
-        # One function however many times its ``def`` or ``lambda`` was evaluated.
-        return (obj.sf.path, obj.start)
-    if exact or not isinstance(obj, Instance | Bound):
-        # A class lives as long as the program, so its id is its own; every other object
-        # carries a serial number.
-        return id(obj) if isinstance(obj, ClassRef) else getattr(obj, "serial", id(obj))
-    if isinstance(obj, Bound):
-        return (obj.func.sf.path, obj.func.start, id(obj.instance.cls))
-    return id(obj.cls)
-
-
-def _shape(v: Val, exact: bool = True) -> object:
-    if not v.kinds and v.ref is None and v.inst is None and not v.flags:
-        # Most attributes an object's key lists are plain data: one shared tuple for all of
-        # them keeps the memo's keys small (a large object's state has hundreds).
-        return _PLAIN
-    ref = v.ref if exact or v.ref is None else ".".join(v.ref.split(".")[:_NAME_PARTS])
-    return (v.kinds, ref, 0 if v.inst is None else _identity(v.inst, exact), v.flags)
 
 
 def _opaque(v: Val) -> Val:
@@ -86,33 +53,6 @@ def _opaque(v: Val) -> Val:
     if v.items is None and v.seq is None and not v.known():
         return v
     return Val(kinds=v.kinds, ref=v.ref, inst=v.inst, flags=v.flags, steps=v.steps)
-
-
-def _state(instance: Instance | None, exact: bool = True) -> object:
-    """What of an object a method's result may depend on: its class and attributes' shapes."""
-    if instance is None:
-        return None
-    attrs = instance.attrs
-    return (id(instance.cls), tuple((k, _shape(attrs[k], exact)) for k in sorted(attrs)))
-
-
-def clean_key(node: Node, sf: SourceFile, instance: Instance | None) -> Key:
-    """The memo key of a function run with nothing tainted (as a root or as a callee)."""
-    return (node.start_byte, sf.path, ("clean", _state(instance)))
-
-
-def _key(func: FuncRef, args: Args, instance: Instance | None, exact: bool) -> Key:
-    """A call's memo key (``exact``), or what recursion is recognised by: the same function
-    on arguments of the same shape, objects compared by class (a recursion that builds a
-    new object at every level is still one recursion)."""
-    # Arguments untainted, with no object and no name cannot change what the callee does.
-    if not any(v.kinds or v.flags or v.inst is not None or v.ref is not None
-               for v in (*args[0], *args[1].values())):
-        return (func.start, func.sf.path, ("clean", _state(instance, exact)))
-    return (func.start, func.sf.path, (tuple(_shape(v, exact) for v in args[0]),
-                                         tuple(sorted((k, _shape(v, exact)) for k, v in
-                                                      args[1].items())),
-                                         _state(instance, exact)))
 
 
 def joined(values: list[Val]) -> Val:
@@ -171,10 +111,11 @@ class Callees:
         at = caller.at(node, f"passed to {func.name}()")
         passed = [_opaque(v).step(at) for v in args[0]]
         keyed = {k: _opaque(v).step(at) for k, v in args[1].items()}
-        key, function = _key(func, (passed, keyed), instance, True), (func.start, func.sf.path)
+        key = call_key(func, (passed, keyed), instance, True)
+        function = (func.start, func.sf.path)
         if not self.live[function] and key in self.memo:
             return self._recall(caller, key, instance)
-        kind = _key(func, (passed, keyed), instance, False)
+        kind = call_key(func, (passed, keyed), instance, False)
         if kind in self.running:
             running = self.running[kind]
             self._used({running})

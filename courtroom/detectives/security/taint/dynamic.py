@@ -18,7 +18,7 @@ from courtroom.detectives.parsing import Node
 from courtroom.detectives.security.taint import exprs, methods, stmts
 from courtroom.detectives.security.taint.frame import Args, Frame
 from courtroom.detectives.security.taint.program import ClassRef, Instance
-from courtroom.detectives.security.taint.values import CLEAN, Val, element, serial_number
+from courtroom.detectives.security.taint.values import CLEAN, Made, Val, element, serial_number
 
 #: Calls that import a module named by their first argument.
 IMPORTERS = frozenset({"__import__", "builtins.__import__", "importlib.import_module",
@@ -31,7 +31,7 @@ _MAP = frozenset({"map", "builtins.map"})
 
 
 @dataclass(frozen=True, eq=False)
-class Partial:
+class Partial(Made):
     """``functools.partial(func, *args, **keywords)``."""
 
     func: Val
@@ -40,7 +40,7 @@ class Partial:
 
 
 @dataclass(frozen=True, eq=False)
-class MethodCaller:
+class MethodCaller(Made):
     """``operator.methodcaller(name, *args, **keywords)``: calls ``name`` on its argument."""
 
     name: str
@@ -49,7 +49,7 @@ class MethodCaller:
 
 
 @dataclass(frozen=True, eq=False)
-class Method:
+class Method(Made):
     """A method taken by name from a value whose type is not known."""
 
     receiver: Val

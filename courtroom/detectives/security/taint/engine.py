@@ -13,15 +13,11 @@ from __future__ import annotations
 from courtroom.detectives.common import is_test_path
 from courtroom.detectives.parsing import Node, SourceFile, captures
 from courtroom.detectives.security.taint import calls, exprs, library, stmts
-from courtroom.detectives.security.taint.callee import (
-    WORK_PER_FUNCTION,
-    Callees,
-    clean_key,
-    joined,
-)
+from courtroom.detectives.security.taint.callee import WORK_PER_FUNCTION, Callees, joined
 from courtroom.detectives.security.taint.entry import Entry, called_names, entry_points
 from courtroom.detectives.security.taint.frame import Args, Env, Frame, Signature
 from courtroom.detectives.security.taint.handlers import Registration, Registry, registrations
+from courtroom.detectives.security.taint.keys import clean_key
 from courtroom.detectives.security.taint.library import Sink
 from courtroom.detectives.security.taint.params import parameters
 from courtroom.detectives.security.taint.program import (
@@ -69,7 +65,8 @@ class Engine:
         self._computing: set[str] = set()
         #: Entry points by file and start byte (a file's found when its roots first run).
         self._entries: dict[str, dict[int, Entry]] = {}
-        self._registry = Registry([], [])
+        #: Every function of each file, by where it lies.
+        self._spans: dict[str, list[Span]] = {}
         self._called: set[str] = set()
         #: Files whose analysis could not finish, with the reason.
         self.unfinished: dict[str, str] = {}
@@ -85,17 +82,18 @@ class Engine:
             nodes = captures("taint", root)
             found += registrations(sf, nodes.get("call", []))
             self._called |= called_names(sf, nodes.get("call", []))
-            functions.append((sf, [(n.start_byte, n.end_byte)
-                                   for n in nodes.get("function", [])]))
+            self._spans[sf.path] = [(n.start_byte, n.end_byte)
+                                    for n in nodes.get("function", [])]
+            functions.append((sf, self._spans[sf.path]))
         # A handler may be registered in another module (a URLconf): gather them all first.
-        self._registry = Registry(found, [d for m in self.program.modules.values()
-                                          for d in m.defs.values() if isinstance(d, ClassRef)])
+        registry = Registry(found, [d for m in self.program.modules.values()
+                                    for d in m.defs.values() if isinstance(d, ClassRef)])
         roots, base = functions, self.callees.work
         for _ in range(MAX_PASSES):
             # Each pass may interpret as many calls as a first pass over its roots would.
             self.callees.work = base + WORK_PER_FUNCTION * sum(len(d) for _sf, d in roots)
             self.shared.grown.clear()
-            self._pass(roots)
+            self._pass(roots, registry)
             if not self.shared.grown or self.callees.work <= 0:
                 break  # (a spent budget would only cut the calls of another pass)
             names = [name.encode() for name in self.shared.grown]
@@ -107,17 +105,23 @@ class Engine:
                                  for start, _end in spans})
         return self._finish()
 
-    def _pass(self, roots: list[tuple[SourceFile, list[Span]]]) -> None:
+    def _pass(self, roots: list[tuple[SourceFile, list[Span]]], registry: Registry) -> None:
         """Interpret every module and, as roots, the functions given."""
         for sf, spans in roots:
             try:
+                every = self._spans[sf.path]
+                known = sf.path in self._entries
+                # (One read of the tree for all of a file's roots; none when it needs none.)
+                root = sf.root if spans or (every and not known) else None
+                if not known:
+                    # From every function of the file, before its top level runs (which
+                    # may stop at the stack's depth), whichever a later pass runs.
+                    self._entries[sf.path] = entry_points(
+                        sf, [definition_at(root, start) for start, _end in every]
+                        if root is not None else [], registry)
                 self.module_env(sf)
-                # (One read of the tree for all of a file's roots; none when it has none.)
-                root = sf.root if spans else None
                 defs = [definition_at(root, start) for start, _end in spans] \
                     if root is not None else []
-                if sf.path not in self._entries:  # (the first pass has every function)
-                    self._entries[sf.path] = entry_points(sf, defs, self._registry)
                 for node in defs:
                     self._root(sf, node)
             except RecursionError:

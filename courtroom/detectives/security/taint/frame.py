@@ -20,10 +20,9 @@ from courtroom.detectives.security.taint.values import CLEAN, Step, Val
 Env = dict[str, Val]
 #: Positional and keyword argument values of a call.
 Args = tuple[list[Val], dict[str, Val]]
-#: A function's parameter names (``*args``/``**kw`` keep their stars), each with its
-#: default when that is a literal.
-#: Parameter names, each with where its literal default lies (start and end byte), if any:
-#: spans, not nodes, so a signature read once does not hold its file's tree.
+#: A function's parameter names (``*args``/``**kw`` keep their stars), each with where its
+#: default lies (start and end byte) when that is a literal: spans, not nodes, so a
+#: signature read once does not hold its file's tree.
 Signature = tuple[tuple[str, tuple[int, int] | None], ...]
 
 

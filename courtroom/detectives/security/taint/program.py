@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from courtroom.detectives.parsing import Node, SourceFile
-from courtroom.detectives.security.taint.values import Step, Val, serial_number
+from courtroom.detectives.security.taint.values import Made, Step, Val, serial_number
 
 DEFS = ("function_definition", "class_definition")
 #: What a FuncRef or ClassRef may point at.
@@ -24,10 +24,14 @@ BOUND_RULE = "analysis-bound"
 
 def definition_at(root: Node, start: int) -> Node:
     """The ``def``, ``class`` or ``lambda`` that begins at byte ``start`` of a file."""
-    node = root.descendant_for_byte_range(start, start + 1) or root
+    node = root.descendant_for_byte_range(start, start + 1)
     # (From the keyword up: the ``lambda`` keyword's own type is "lambda", but unnamed.)
-    while not (node.is_named and node.type in _DEFINED) and node.parent is not None:
+    while node is not None and node.start_byte == start and not (
+            node.is_named and node.type in _DEFINED):
         node = node.parent
+    if node is None or node.start_byte != start or node.type not in _DEFINED:
+        # The same bytes parse to the same tree: a miss is a bug, never a quiet module.
+        raise LookupError(f"no definition at byte {start}")
     return node
 
 
@@ -71,7 +75,7 @@ class ClassRef:
 
 
 @dataclass(eq=False)
-class Instance:
+class Instance(Made):
     """An object of a repository class whose attributes the analysis has seen assigned."""
 
     cls: ClassRef
@@ -80,7 +84,7 @@ class Instance:
 
 
 @dataclass(frozen=True, eq=False)
-class Bound:
+class Bound(Made):
     """A method looked up on an instance."""
 
     func: FuncRef
@@ -167,7 +171,7 @@ class Program:
     @staticmethod
     def _define(sf: SourceFile, node: Node, module: str) -> FuncRef | ClassRef:
         if node.type == "function_definition":
-            return FuncRef(sf, node.start_byte, module, _name(node))
+            return FuncRef(sf, node.start_byte, module, _name(node) or "lambda")
         body = node.child_by_field_name("body")
         methods = {_name(n): n.start_byte for n in definitions(body)
                    if n.type == "function_definition"} \
@@ -199,7 +203,7 @@ class Program:
         """A method by name on a class or (by name, within the repository) its bases."""
         start = cls.methods.get(name)
         if start is not None:
-            return FuncRef(cls.sf, start, cls.module, name, cls)
+            return FuncRef(cls.sf, start, cls.module, name or "lambda", cls)
         if depth > 4:
             return None
         info = self.modules.get(cls.module)

@@ -180,7 +180,7 @@ def _define(frame: Frame, node: Node) -> Env:
     name = frame.sf.text(inner.child_by_field_name("name"))
     module = frame.engine.program.module_of(frame.sf)
     if inner.type == "function_definition":
-        frame.env[name] = Val(inst=FuncRef(frame.sf, inner.start_byte, module, name))
+        frame.env[name] = Val(inst=FuncRef(frame.sf, inner.start_byte, module, name or "lambda"))
     elif inner.type == "class_definition":
         found = frame.engine.program.resolve(f"{module}.{name}")
         if isinstance(found, ClassRef) and (found.sf.path, found.start) == \

@@ -33,16 +33,6 @@ MAX_CONST = 4096
 SHELLS: Final = frozenset({"sh", "bash", "zsh", "dash", "ksh", "cmd", "cmd.exe", "powershell",
                            "pwsh", "env"})
 MAX_STEPS = 12
-_SERIALS = itertools.count(1)
-
-
-def serial_number() -> int:
-    """A number no other object of this process is given: what a memo key knows a
-    transient object by (its ``id`` may be handed to a new object once it is freed, and a
-    stale memo entry would then match)."""
-    return next(_SERIALS)
-
-
 _PATH: Final = frozenset({"path"})
 
 
@@ -188,3 +178,20 @@ def element(v: Val) -> Val:
     if isinstance(v.const, str | bytes | tuple | list) and v.known():
         return merge(parts) if parts else CLEAN
     return merge([v, *parts])
+
+
+_SERIALS = itertools.count(1)
+
+
+def serial_number() -> int:
+    """A number no other object of this process is given (see ``Made``)."""
+    return next(_SERIALS)
+
+
+class Made:
+    """An object the analysis makes while it runs (an instance, a bound method, a partial):
+    memo keys know it by its ``serial`` (a dataclass field of each kind, from
+    ``serial_number``), not by ``id``, which a freed object hands on to a new one, so a
+    stale memo entry would match it."""
+
+    serial: int

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from courtroom.detectives.parsing import parse_bytes
-from courtroom.detectives.security.taint.callee import _identity
 from courtroom.detectives.security.taint.dynamic import Method, MethodCaller, Partial
+from courtroom.detectives.security.taint.keys import identity
 from courtroom.detectives.security.taint.program import Bound, ClassRef, FuncRef, Instance
 from courtroom.detectives.security.taint.values import CLEAN
 
@@ -19,10 +19,10 @@ def test_objects_freed_one_after_another_never_share_a_key() -> None:
     for build in builders:
         # Each object is freed before the next is made: CPython hands the same address,
         # hence the same id(), to the next one.
-        keys = {_identity(build(), True) for _ in range(50)}
+        keys = {identity(build(), True) for _ in range(50)}
         assert len(keys) == 50
 
 
 def test_a_function_is_one_key_however_often_it_is_looked_up() -> None:
     sf = parse_bytes("m.py", b"def f():\n    pass\n")
-    assert _identity(FuncRef(sf, 0, "m", "f"), True) == _identity(FuncRef(sf, 0, "m", "f"), True)
+    assert identity(FuncRef(sf, 0, "m", "f"), True) == identity(FuncRef(sf, 0, "m", "f"), True)
