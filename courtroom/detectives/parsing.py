@@ -110,7 +110,7 @@ class TreeCache:
                 if sf.path in self._recent:
                     self._recent.move_to_end(sf.path)
                 return kept[1]
-        tree = tree_sitter.Parser(language()).parse(sf.source)
+        tree = parse_tree(sf.source)
         size = len(sf.source)
         with self._lock:
             self.parsed += 1
@@ -197,10 +197,15 @@ def _error_lines(root: Node, limit: int = 5) -> list[int]:
     return sorted(set(lines)) or [1]
 
 
+def parse_tree(data: bytes) -> tree_sitter.Tree:
+    """A file's tree (never raises on bad syntax). A released tree is parsed again here
+    too: the same bytes give the same tree, which is how its nodes are found again."""
+    return tree_sitter.Parser(language()).parse(data)
+
+
 def parse_bytes(path: str, data: bytes) -> SourceFile:
     """Parse one file's bytes (never raises on bad syntax)."""
-    parser = tree_sitter.Parser(language())
-    tree = parser.parse(data)
+    tree = parse_tree(data)
     return SourceFile(path, data, tree, _error_lines(tree.root_node))
 
 

@@ -12,13 +12,13 @@ the ordinary handling of library calls.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from courtroom.detectives.parsing import Node
 from courtroom.detectives.security.taint import exprs, methods, stmts
 from courtroom.detectives.security.taint.frame import Args, Frame
 from courtroom.detectives.security.taint.program import ClassRef, Instance
-from courtroom.detectives.security.taint.values import CLEAN, Made, Val, element, serial_number
+from courtroom.detectives.security.taint.values import CLEAN, Made, Val, element
 
 #: Calls that import a module named by their first argument.
 IMPORTERS = frozenset({"__import__", "builtins.__import__", "importlib.import_module",
@@ -36,7 +36,6 @@ class Partial(Made):
 
     func: Val
     args: Args
-    serial: int = field(default_factory=serial_number, init=False, repr=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,7 +44,6 @@ class MethodCaller(Made):
 
     name: str
     args: Args
-    serial: int = field(default_factory=serial_number, init=False, repr=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,7 +52,6 @@ class Method(Made):
 
     receiver: Val
     name: str
-    serial: int = field(default_factory=serial_number, init=False, repr=False)
 
 
 #: The callable values this module builds (calls.invoke hands their calls back here).

@@ -113,15 +113,13 @@ class Engine:
                 known = sf.path in self._entries
                 # (One read of the tree for all of a file's roots; none when it needs none.)
                 root = sf.root if spans or (every and not known) else None
+                defs = _definitions(root, spans)
                 if not known:
                     # From every function of the file, before its top level runs (which
                     # may stop at the stack's depth), whichever a later pass runs.
                     self._entries[sf.path] = entry_points(
-                        sf, [definition_at(root, start) for start, _end in every]
-                        if root is not None else [], registry)
+                        sf, defs if spans is every else _definitions(root, every), registry)
                 self.module_env(sf)
-                defs = [definition_at(root, start) for start, _end in spans] \
-                    if root is not None else []
                 for node in defs:
                     self._root(sf, node)
             except RecursionError:
@@ -264,3 +262,7 @@ class Engine:
             self.sink(frame, node, Sink(XSS, "cross-site-scripting", 79), value,
                       "the response body")
 
+
+def _definitions(root: Node | None, spans: list[Span]) -> list[Node]:
+    """The functions lying at ``spans`` in the tree ``root`` (none without a tree)."""
+    return [definition_at(root, start) for start, _end in spans] if root is not None else []

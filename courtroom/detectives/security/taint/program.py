@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from courtroom.detectives.parsing import Node, SourceFile
-from courtroom.detectives.security.taint.values import Made, Step, Val, serial_number
+from courtroom.detectives.security.taint.values import Made, Step, Val
 
 DEFS = ("function_definition", "class_definition")
 #: What a FuncRef or ClassRef may point at.
@@ -80,7 +80,6 @@ class Instance(Made):
 
     cls: ClassRef
     attrs: dict[str, Val] = field(default_factory=dict)
-    serial: int = field(default_factory=serial_number, init=False, repr=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,7 +88,6 @@ class Bound(Made):
 
     func: FuncRef
     instance: Instance
-    serial: int = field(default_factory=serial_number, init=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -183,15 +183,16 @@ def element(v: Val) -> Val:
 _SERIALS = itertools.count(1)
 
 
-def serial_number() -> int:
-    """A number no other object of this process is given (see ``Made``)."""
-    return next(_SERIALS)
-
-
 class Made:
     """An object the analysis makes while it runs (an instance, a bound method, a partial):
-    memo keys know it by its ``serial`` (a dataclass field of each kind, from
-    ``serial_number``), not by ``id``, which a freed object hands on to a new one, so a
-    stale memo entry would match it."""
+    memo keys know it by its ``serial``, a number no other object of this process is given,
+    not by ``id``, which a freed object hands on to a new one, so a stale memo entry would
+    match it."""
 
     serial: int
+
+    def __new__(cls, *args: object, **kwargs: object) -> Made:
+        # Set here, not as a field of each kind: frozen dataclasses among them too.
+        made = super().__new__(cls)
+        object.__setattr__(made, "serial", next(_SERIALS))
+        return made
